@@ -1,0 +1,72 @@
+"""The finding codes: one table that the engine, the reports (SARIF rules) and the docs all read.
+
+A code names a kind of change; the category says which route it belongs to and how bad it is. Codes are
+public and stable once released: add new ones, never renumber.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    code: str
+    category: str
+    name: str  # kebab-case rule name, as SARIF and the docs show it
+    summary: str
+
+
+_TABLE = (
+    CodeInfo("MS101", "ms-equivalent", "mindspore-equivalent-api", "MindSpore has an API that does the same job."),
+    CodeInfo("MS102", "ms-differs", "mindspore-api-differs", "The MindSpore API differs in parameters, defaults, dtypes or behaviour."),
+    CodeInfo("MS103", "ms-unsupported", "mindspore-no-equivalent", "No MindSpore equivalent is known; the message says what to do instead."),
+    CodeInfo("MS104", "ms-differs", "mindspore-no-such-argument", "MindSpore has no counterpart for this argument (out, device, requires_grad, pin_memory, ...)."),
+    CodeInfo("MS105", "ms-equivalent", "mindspore-equivalent-tensor-method", "A tensor method with a mindspore.Tensor counterpart."),
+    CodeInfo("MS201", "ms-structure", "module-to-cell", "nn.Module subclasses become mindspore.nn.Cell subclasses."),
+    CodeInfo("MS202", "ms-structure", "forward-to-construct", "A Cell computes in construct(), not forward()."),
+    CodeInfo("MS203", "ms-structure", "train-eval-mode", "train()/eval() become set_train(True/False)."),
+    CodeInfo("MS204", "ms-structure", "training-step", "zero_grad/backward/step become mindspore.value_and_grad and an optimizer call."),
+    CodeInfo("MS205", "ms-structure", "device-placement", "MindSpore places data by context (set_device), not per tensor."),
+    CodeInfo("MS206", "ms-structure", "checkpoint", "torch.save/torch.load become save_checkpoint/load_checkpoint."),
+    CodeInfo("MS207", "ms-structure", "state-dict", "state_dict/load_state_dict become parameters_dict/load_param_into_net."),
+    CodeInfo("MS208", "ms-structure", "data-parallel", "DataParallel/DistributedDataParallel become MindSpore's data-parallel context."),
+    CodeInfo("MS209", "ms-structure", "autograd-context", "Gradient recording is functional in MindSpore (no_grad, autograd.grad, ...)."),
+    CodeInfo("NPU101", "npu-rename", "cuda-api-rename", "A torch.cuda API with a torch_npu counterpart."),
+    CodeInfo("NPU102", "npu-rename", "cuda-device-string", "A 'cuda' device string or device type; use 'npu'."),
+    CodeInfo("NPU103", "npu-rename", "nccl-backend", "The 'nccl' distributed backend; use 'hccl'."),
+    CodeInfo("NPU104", "npu-rename", "cuda-environment-variable", "A CUDA environment variable with an Ascend counterpart."),
+    CodeInfo("NPU105", "npu-rename", "cuda-method", ".cuda()/.is_cuda and friends; use .npu()/.is_npu."),
+    CodeInfo("NPU201", "npu-unsupported", "npu-unsupported-api", "Not supported on Ascend NPU."),
+    CodeInfo("NPU202", "npu-unsupported", "npu-caveat", "Works differently on Ascend NPU and needs a manual change."),
+    CodeInfo("NPU203", "npu-unsupported", "cuda-backend-switch", "A cuDNN/CUDA backend switch with no effect or another meaning on NPU."),
+    CodeInfo("NPU301", "npu-affinity", "npu-affine-api", "An NPU-affine (fused, faster) replacement exists."),
+    CodeInfo("NPU302", "npu-affinity", "npu-affine-pattern", "This code shape has an NPU fused operator."),
+    CodeInfo("NPU401", "npu-dynamic-shape", "data-dependent-shape", "The output shape depends on the data, which slows or breaks NPU graph compilation."),
+    CodeInfo("NPU402", "npu-dynamic-shape", "boolean-mask-indexing", "Indexing with a boolean mask has a data-dependent shape."),
+    CodeInfo("TP101", "third-party", "cuda-only-library", "A library that is CUDA-only or needs an Ascend-adapted build."),
+)
+
+CODES: dict[str, CodeInfo] = {info.code: info for info in _TABLE}
+
+# The code a knowledge-base entry gets when it names none: one per category.
+DEFAULT_CODE_FOR_CATEGORY: dict[str, str] = {
+    "ms-equivalent": "MS101",
+    "ms-differs": "MS102",
+    "ms-unsupported": "MS103",
+    "ms-structure": "MS201",
+    "npu-rename": "NPU101",
+    "npu-unsupported": "NPU201",
+    "npu-affinity": "NPU301",
+    "npu-dynamic-shape": "NPU401",
+    "third-party": "TP101",
+}
+
+
+def code_matches(code: str, selectors: tuple[str, ...]) -> bool:
+    """Whether `code` is named by any selector: a full code, a prefix (`NPU1`, `MS`), a category, or `ALL`."""
+    info = CODES.get(code)
+    for selector in selectors:
+        if selector == "ALL" or code.startswith(selector) or (info is not None and info.category == selector):
+            return True
+    return False

@@ -1,0 +1,209 @@
+"""The values the engine hands to every face of the product: findings, their fixes, and the public taxonomy.
+
+Positions follow one convention everywhere in the engine: lines are 1-based, columns are 1-based and count
+characters (not bytes, not UTF-16 units); `end_column` is the column just past the last character. The LSP
+layer converts to the negotiated encoding; the CLI and reports print these numbers as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+ROUTE_MINDSPORE = "mindspore"
+ROUTE_NPU = "npu"
+ROUTES = (ROUTE_MINDSPORE, ROUTE_NPU)
+
+# The nine categories of DESIGN.md: the product's public taxonomy, spelled exactly so.
+CATEGORY_ROUTES: dict[str, tuple[str, ...]] = {
+    "ms-equivalent": (ROUTE_MINDSPORE,),
+    "ms-differs": (ROUTE_MINDSPORE,),
+    "ms-unsupported": (ROUTE_MINDSPORE,),
+    "ms-structure": (ROUTE_MINDSPORE,),
+    "npu-rename": (ROUTE_NPU,),
+    "npu-unsupported": (ROUTE_NPU,),
+    "npu-affinity": (ROUTE_NPU,),
+    "npu-dynamic-shape": (ROUTE_NPU,),
+    "third-party": (ROUTE_MINDSPORE, ROUTE_NPU),
+}
+CATEGORIES = tuple(CATEGORY_ROUTES)
+
+SEVERITIES = ("error", "warning", "info", "hint")  # most severe first
+SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
+
+DEFAULT_SEVERITY: dict[str, str] = {
+    "ms-equivalent": "info",
+    "ms-differs": "warning",
+    "ms-unsupported": "error",
+    "ms-structure": "warning",
+    "npu-rename": "warning",
+    "npu-unsupported": "error",
+    "npu-affinity": "info",
+    "npu-dynamic-shape": "warning",
+    "third-party": "error",
+}
+
+CONFIDENCES = ("exact", "inferred", "heuristic")  # most certain first
+CONFIDENCE_RANK = {name: rank for rank, name in enumerate(CONFIDENCES)}
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace the text between two positions (engine convention) with `new_text`."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """How to fix one finding, carried with it so that no face has to analyse the document again.
+
+    `edits` are ready to apply. `rewrite` names a fix family in `ascend_migrate.fixes` that needs the
+    statement's text to finish the job (argument rewrites with libcst); `arguments` is its JSON-able input.
+    `add_imports` lists import statements the fixed code needs (added once, beside the existing imports);
+    `remove_imports` lists bound names whose import may go if nothing else uses them after the fix.
+    """
+
+    title: str
+    safe: bool
+    edits: tuple[TextEdit, ...] = ()
+    rewrite: str | None = None
+    arguments: tuple[tuple[str, Any], ...] = ()
+    add_imports: tuple[str, ...] = ()
+    remove_imports: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "safe": self.safe,
+            "edits": [asdict(edit) for edit in self.edits],
+            "rewrite": self.rewrite,
+            "arguments": {key: value for key, value in self.arguments},
+            "add_imports": list(self.add_imports),
+            "remove_imports": list(self.remove_imports),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Fix:
+        return cls(
+            title=data["title"],
+            safe=bool(data["safe"]),
+            edits=tuple(TextEdit(**edit) for edit in data.get("edits", ())),
+            rewrite=data.get("rewrite"),
+            arguments=tuple((key, _freeze(value)) for key, value in (data.get("arguments") or {}).items()),
+            add_imports=tuple(data.get("add_imports", ())),
+            remove_imports=tuple(data.get("remove_imports", ())),
+        )
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(item) for item in value)
+    if isinstance(value, dict):
+        return tuple((key, _freeze(item)) for key, item in value.items())
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One line the user must look at, for one route. See the module docstring for the position convention."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    category: str
+    severity: str
+    api: str
+    message: str
+    suggestion: str
+    confidence: str
+    doc_url: str = ""
+    fix: Fix | None = None
+    # The knowledge-base entry behind the finding (table name and index), so hover can show its details.
+    entry_key: str = ""
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not None
+
+    def shifted(self, line_delta: int) -> Finding:
+        """The same finding moved down by `line_delta` lines (an edit above it added or removed lines)."""
+        if line_delta == 0:
+            return self
+        fix = self.fix
+        if fix is not None and fix.edits:
+            fix = _replace_fix_edits(
+                fix,
+                tuple(
+                    TextEdit(e.line + line_delta, e.column, e.end_line + line_delta, e.end_column, e.new_text)
+                    for e in fix.edits
+                ),
+            )
+        return Finding(
+            self.path,
+            self.line + line_delta,
+            self.column,
+            self.end_line + line_delta,
+            self.end_column,
+            self.code,
+            self.category,
+            self.severity,
+            self.api,
+            self.message,
+            self.suggestion,
+            self.confidence,
+            self.doc_url,
+            fix,
+            self.entry_key,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as in `scan --format json` (the documented contract; keep it stable)."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "category": self.category,
+            "severity": self.severity,
+            "api": self.api,
+            "message": self.message,
+            "suggestion": self.suggestion,
+            "confidence": self.confidence,
+            "fixable": self.fixable,
+            "doc_url": self.doc_url,
+        }
+
+
+def _replace_fix_edits(fix: Fix, edits: tuple[TextEdit, ...]) -> Fix:
+    return Fix(fix.title, fix.safe, edits, fix.rewrite, fix.arguments, fix.add_imports, fix.remove_imports)
+
+
+@dataclass(frozen=True, slots=True)
+class FileError:
+    """A file that could not be analysed, in whole or in part, and why."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "message": self.message} | ({"line": self.line} if self.line else {})
+
+
+@dataclass(slots=True)
+class FileResult:
+    """Everything the engine learned about one file."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)

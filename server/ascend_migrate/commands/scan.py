@@ -1,0 +1,95 @@
+"""`ascend-migrate scan PATH...`: report what must change, as text, JSON, CSV, SARIF or HTML."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ascend_migrate.commands.common import add_settings_arguments, print_error, settings_from_arguments
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "scan",
+        help="report the lines that must change (exit 1 when a finding reaches --fail-on)",
+        description="Scan Python files and directories (recursively, honouring .gitignore and exclude).",
+    )
+    parser.add_argument("paths", nargs="*", type=Path, default=None, metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("--format", choices=("text", "json", "csv", "sarif", "html"), default="text")
+    parser.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here (a directory for csv)")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="analyse in N processes (0: one per core)")
+    parser.add_argument("--bom", action="store_true", help="start CSV files with a UTF-8 byte-order mark (for Excel)")
+    parser.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_settings_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    from ascend_migrate.analysis.findings import SEVERITY_RANK
+    from ascend_migrate.config import ConfigError
+    from ascend_migrate.kb.loader import KnowledgeBaseError
+    from ascend_migrate.reports import ReportOptions, writer
+    from ascend_migrate.workspace import scan
+
+    paths = arguments.paths or [Path(".")]
+    if arguments.format == "csv" and arguments.output is None:
+        print_error("--format csv writes several files: give a directory with --output")
+        return EXIT_USAGE
+    try:
+        settings = settings_from_arguments(arguments, paths)
+    except ConfigError as error:
+        print_error(str(error))
+        return EXIT_USAGE
+    jobs = arguments.jobs if arguments.jobs > 0 else (len(__import__("os").sched_getaffinity(0)) or 1)
+    progress = None if arguments.no_progress or not sys.stderr.isatty() else _ProgressBar()
+    try:
+        result = scan(paths, settings, jobs=jobs, progress=progress, keep_sources=arguments.format == "html")
+    except KnowledgeBaseError as error:
+        print_error(f"the knowledge base is broken: {error}")
+        return EXIT_USAGE
+    finally:
+        if progress is not None:
+            progress.close()
+    for error in result.errors:
+        location = f"{error.path}:{error.line}" if error.line else error.path
+        print(f"ascend-migrate: {location}: {error.message}", file=sys.stderr)
+    options = ReportOptions(color=sys.stdout.isatty() and arguments.output is None, bom=arguments.bom)
+    try:
+        writer(arguments.format)(result, arguments.output, options)
+    except OSError as error:
+        print_error(f"cannot write {arguments.output}: {error.strerror or error}")
+        return EXIT_USAGE
+    threshold = SEVERITY_RANK[settings.fail_on]
+    failing = any(SEVERITY_RANK[finding.severity] <= threshold for finding in result.findings)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, drawn only for scans long enough to need one."""
+
+    def __init__(self) -> None:
+        import time
+
+        self._time = time
+        self._started = time.monotonic()
+        self._drawn = False
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self._time.monotonic()
+        if now - self._started < 0.3 or (now - self._last < 0.05 and done != total):
+            return
+        self._last = now
+        width = 30
+        filled = int(width * done / total) if total else width
+        sys.stderr.write(f"\r  scanning [{'#' * filled}{'.' * (width - filled)}] {done}/{total} files")
+        sys.stderr.flush()
+        self._drawn = True
+
+    def close(self) -> None:
+        if self._drawn:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()

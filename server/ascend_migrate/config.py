@@ -1,0 +1,216 @@
+"""Settings: the one place where pyproject.toml, CLI flags and editor settings merge.
+
+Precedence, lowest first: built-in defaults, `[tool.ascend-migrate]` in the nearest pyproject.toml, then
+the overrides of the caller (CLI flags, or the editor's settings). Every bad value is a `ConfigError` that
+names the file (or source) and the key.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from ascend_migrate.analysis.findings import CATEGORIES, CONFIDENCES, ROUTES, SEVERITIES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+DEFAULT_TORCH_VERSION = "2.8"
+DEFAULT_MINDSPORE_VERSION = "2.10"
+DEFAULT_TENSORFLOW_VERSION = "2.6"
+DEFAULT_EXCLUDE = (
+    ".git", ".hg", ".svn", ".venv", "venv", "env", "__pycache__", "node_modules", "build", "dist",
+    ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages",
+)
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used. `source` is the file or origin, `key` the setting."""
+
+    def __init__(self, source: str, key: str, message: str) -> None:
+        self.source = source
+        self.key = key
+        super().__init__(f"{source}: {key}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    target: str = "npu"
+    torch_version: str = DEFAULT_TORCH_VERSION
+    mindspore_version: str = DEFAULT_MINDSPORE_VERSION
+    tensorflow_version: str = DEFAULT_TENSORFLOW_VERSION
+    select: tuple[str, ...] = ("ALL",)
+    ignore: tuple[str, ...] = ()
+    # (glob pattern relative to the project root, codes) pairs
+    per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    min_confidence: str = "heuristic"
+    exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
+    # category → severity overrides
+    severity: tuple[tuple[str, str], ...] = ()
+    fail_on: str = "error"
+    follow_symlinks: bool = False
+    respect_gitignore: bool = True
+    # the directory `per_path_ignores` and `exclude` are relative to (where the pyproject.toml is)
+    project_root: str = ""
+    config_file: str = ""
+
+    def severity_for(self, category: str, default: str) -> str:
+        for overridden, severity in self.severity:
+            if overridden == category:
+                return severity
+        return default
+
+    def all_excludes(self) -> tuple[str, ...]:
+        return (self.exclude or DEFAULT_EXCLUDE) + self.extend_exclude
+
+
+# key in pyproject / editor settings → (Settings field, converter)
+def _string_choice(choices: tuple[str, ...]):
+    def convert(value: Any) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError(f"must be one of {list(choices)}, got {value!r}")
+        return value
+
+    return convert
+
+
+def _version(value: Any) -> str:
+    from ascend_migrate.kb.versions import parse_version
+
+    text = str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None
+    if text is None:
+        raise ValueError(f"must be a version like \"2.8\", got {value!r}")
+    parse_version(text)
+    return text
+
+
+def _string_list(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"must be a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _codes(value: Any) -> tuple[str, ...]:
+    from ascend_migrate.analysis.codes import CODES
+
+    codes = _string_list(value)
+    for code in codes:
+        if code != "ALL" and code not in CATEGORIES and not any(known.startswith(code) for known in CODES):
+            raise ValueError(f"{code!r} is not a code, a code prefix, a category or ALL")
+    return codes
+
+
+def _per_path_ignores(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ValueError(f"must be a table of glob → list of codes, got {value!r}")
+    return tuple((pattern, _codes(codes)) for pattern, codes in value.items())
+
+
+def _severity_map(value: Any) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        raise ValueError(f"must be a table of category → severity, got {value!r}")
+    pairs = []
+    for category, severity in value.items():
+        if category not in CATEGORIES:
+            raise ValueError(f"{category!r} is not a category; expected one of {list(CATEGORIES)}")
+        pairs.append((category, _string_choice(SEVERITIES)(severity)))
+    return tuple(pairs)
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
+SETTING_KEYS: dict[str, tuple[str, Any]] = {
+    "target": ("target", _string_choice(ROUTES)),
+    "torch-version": ("torch_version", _version),
+    "mindspore-version": ("mindspore_version", _version),
+    "tensorflow-version": ("tensorflow_version", _version),
+    "select": ("select", _codes),
+    "ignore": ("ignore", _codes),
+    "per-path-ignores": ("per_path_ignores", _per_path_ignores),
+    "min-confidence": ("min_confidence", _string_choice(CONFIDENCES)),
+    "exclude": ("exclude", _string_list),
+    "extend-exclude": ("extend_exclude", _string_list),
+    "severity": ("severity", _severity_map),
+    "fail-on": ("fail_on", _string_choice(SEVERITIES)),
+    "follow-symlinks": ("follow_symlinks", _boolean),
+    "respect-gitignore": ("respect_gitignore", _boolean),
+}
+# Editors spell keys in camelCase (`minConfidence`); pyproject in kebab-case; Python in snake_case.
+_ALIASES = {}
+for _key in SETTING_KEYS:
+    _parts = _key.split("-")
+    _ALIASES[_parts[0] + "".join(part.title() for part in _parts[1:])] = _key
+    _ALIASES[_key.replace("-", "_")] = _key
+
+
+def apply_overrides(settings: Settings, overrides: dict[str, Any], source: str) -> Settings:
+    """`settings` with `overrides` applied; keys may be kebab-case, camelCase or snake_case."""
+    changes: dict[str, Any] = {}
+    for raw_key, value in overrides.items():
+        if value is None:
+            continue
+        key = _ALIASES.get(raw_key, raw_key)
+        if key not in SETTING_KEYS:
+            raise ConfigError(source, raw_key, f"unknown setting; known settings are {sorted(SETTING_KEYS)}")
+        field_name, convert = SETTING_KEYS[key]
+        try:
+            changes[field_name] = convert(value)
+        except ValueError as error:
+            raise ConfigError(source, raw_key, str(error)) from None
+    return replace(settings, **changes)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.ascend-migrate] table."""
+    directory = start if start.is_dir() else start.parent
+    for candidate_directory in (directory, *directory.parents):
+        candidate = candidate_directory / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            if "ascend-migrate" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_settings(start: Path, overrides: dict[str, Any] | None = None, base: Settings | None = None) -> Settings:
+    """Defaults, then the nearest pyproject.toml's [tool.ascend-migrate], then `overrides`."""
+    settings = base or Settings()
+    pyproject = find_pyproject(start.resolve())
+    if pyproject is not None:
+        settings = settings_from_pyproject(pyproject, settings)
+    if overrides:
+        settings = apply_overrides(settings, overrides, "command line")
+    return settings
+
+
+def settings_from_pyproject(pyproject: Path, base: Settings | None = None) -> Settings:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(str(pyproject), "[tool.ascend-migrate]", f"not valid TOML: {error}") from None
+    table = data.get("tool", {}).get("ascend-migrate", {})
+    if not isinstance(table, dict):
+        raise ConfigError(str(pyproject), "tool.ascend-migrate", "must be a table")
+    settings = apply_overrides(base or Settings(), table, f"{pyproject} [tool.ascend-migrate]")
+    return replace(settings, project_root=str(pyproject.parent), config_file=str(pyproject))
+
+
+def settings_to_json(settings: Settings) -> dict[str, Any]:
+    return {item.name: getattr(settings, item.name) for item in fields(settings)}
+
+
+__all__ = ["ConfigError", "Settings", "apply_overrides", "load_settings", "settings_from_pyproject"]

@@ -1,0 +1,153 @@
+"""The knowledge base in memory: every table loaded once per process, and per-route views for the engine.
+
+A `RouteView` is what the engine reads: the entries that apply to one route and one pair of versions,
+keyed the way the engine looks them up (qualified name, method name, import prefix, string literal).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from ascend_migrate.kb.loader import KnowledgeBaseError, load_table
+from ascend_migrate.kb.schema import Entry
+from ascend_migrate.kb.versions import parse_version
+
+MAPPINGS_ENVIRONMENT_VARIABLE = "ASCEND_MIGRATE_MAPPINGS"
+
+
+def default_mappings_directory() -> Path:
+    """mappings/ inside the installed package (wheel), else beside server/ in a source checkout."""
+    override = os.environ.get(MAPPINGS_ENVIRONMENT_VARIABLE)
+    if override:
+        return Path(override)
+    package_directory = Path(__file__).resolve().parent.parent
+    installed = package_directory / "mappings"
+    if installed.is_dir():
+        return installed
+    return package_directory.parent.parent / "mappings"
+
+
+@dataclass
+class RouteView:
+    """The entries for one route and one pair of versions, indexed for the engine's look-ups."""
+
+    route: str
+    by_name: dict[str, list[Entry]] = field(default_factory=dict)
+    by_method: dict[str, list[Entry]] = field(default_factory=dict)
+    by_import: dict[str, list[Entry]] = field(default_factory=dict)
+    by_string: dict[str, list[Entry]] = field(default_factory=dict)
+    definitions: dict[str, list[Entry]] = field(default_factory=dict)  # method name → entries
+    patterns: dict[str, list[Entry]] = field(default_factory=dict)  # pattern name → entries
+    # Public names of the source frameworks (module → names) that count as "known" for ms-unsupported.
+    inventory: frozenset[str] = frozenset()
+
+    def import_entries(self, module: str) -> list[Entry]:
+        """Entries for `module` or its nearest listed parent package (`apex.optimizers` → `apex`)."""
+        parts = module.split(".")
+        for length in range(len(parts), 0, -1):
+            found = self.by_import.get(".".join(parts[:length]))
+            if found:
+                return found
+        return []
+
+
+class KnowledgeBase:
+    """All tables of a mappings directory. Load with `KnowledgeBase.load()`; it is cached per directory."""
+
+    _cache: dict[Path, KnowledgeBase] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, entries: list[Entry], inventory: dict[str, list[str]], directory: Path) -> None:
+        self.entries = entries
+        self.inventory = inventory
+        self.directory = directory
+        self._views: dict[tuple[str, tuple[int, ...], tuple[int, ...]], RouteView] = {}
+
+    @classmethod
+    def load(cls, directory: Path | None = None) -> KnowledgeBase:
+        directory = (directory or default_mappings_directory()).resolve()
+        with cls._lock:
+            cached = cls._cache.get(directory)
+            if cached is None:
+                cached = cls._cache[directory] = cls.from_directory(directory)
+            return cached
+
+    @classmethod
+    def from_directory(cls, directory: Path) -> KnowledgeBase:
+        if not directory.is_dir():
+            raise KnowledgeBaseError(directory, None, "the mappings directory does not exist")
+        entries: list[Entry] = []
+        inventory: dict[str, list[str]] = {}
+        for path in sorted(directory.glob("*.yaml")):
+            table_entries, table_inventory = load_table(path)
+            entries.extend(table_entries)
+            for module, names in table_inventory.items():
+                inventory.setdefault(module, []).extend(names)
+        _refuse_duplicates(entries, directory)
+        return cls(entries, inventory, directory)
+
+    @cached_property
+    def by_key(self) -> dict[str, Entry]:
+        return {entry.key: entry for entry in self.entries}
+
+    @cached_property
+    def _inventory_names(self) -> frozenset[str]:
+        return frozenset(f"{module}.{name}" for module, names in self.inventory.items() for name in names)
+
+    def view(self, route: str, source_version: str, target_version: str) -> RouteView:
+        """The entries that apply to `route` for these versions (the torch or TF version, the MindSpore version)."""
+        key = (route, parse_version(source_version), parse_version(target_version))
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = self._build_view(*key)
+        return view
+
+    def _build_view(self, route: str, source_version: tuple[int, ...], target_version: tuple[int, ...]) -> RouteView:
+        view = RouteView(route=route, inventory=self._inventory_names)
+        for entry in self.entries:
+            if entry.route != route:
+                continue
+            if not entry.source_versions.contains(source_version):
+                continue
+            if not entry.target_versions.contains(target_version):
+                continue
+            if entry.match == "name":
+                view.by_name.setdefault(entry.api, []).append(entry)
+            elif entry.match == "method":
+                view.by_method.setdefault(entry.method_name, []).append(entry)
+            elif entry.match == "import":
+                view.by_import.setdefault(entry.api, []).append(entry)
+            elif entry.match == "string":
+                view.by_string.setdefault(entry.api, []).append(entry)
+            elif entry.match == "definition":
+                view.definitions.setdefault(entry.method_name, []).append(entry)
+            elif entry.match == "pattern":
+                view.patterns.setdefault(entry.condition or entry.api, []).append(entry)
+        return view
+
+    def lookup(self, name: str) -> list[Entry]:
+        """Every entry whose api is `name`, or starts with `name` when it ends with a dot or `*` (for search)."""
+        if name.endswith("*") or name.endswith("."):
+            prefix = name.rstrip("*")
+            return [entry for entry in self.entries if entry.api.startswith(prefix)]
+        return [entry for entry in self.entries if entry.api == name]
+
+
+def _refuse_duplicates(entries: list[Entry], directory: Path) -> None:
+    seen: dict[tuple, Entry] = {}
+    for entry in entries:
+        identity = (entry.api, entry.route, entry.match, entry.condition, entry.receiver,
+                    entry.source_versions.text, entry.target_versions.text)
+        earlier = seen.get(identity)
+        if earlier is not None:
+            raise KnowledgeBaseError(
+                directory / f"{entry.table}.yaml",
+                entry.line,
+                f"duplicate entry for {entry.api!r} (route {entry.route}, match {entry.match}, versions "
+                f"{entry.source_versions}/{entry.target_versions}); the first is {earlier.table}.yaml:{earlier.line}",
+            )
+        seen[identity] = entry

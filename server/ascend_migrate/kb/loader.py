@@ -1,0 +1,239 @@
+"""Reading mappings/*.yaml into entries, with errors that name the file, the line and the key.
+
+Only safe YAML is read, anchors and aliases are refused (they are how alias bombs blow up), and a file over
+MAX_FILE_BYTES is refused before it is parsed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, ROUTES, SEVERITIES
+from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, Entry, ParameterDifference
+from ascend_migrate.kb.versions import VersionRangeError, parse_range
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+TABLE_KEYS = {"table", "description", "provenance", "entries", "inventory"}
+ENTRY_KEYS = {
+    "api": str,
+    "route": str,
+    "category": str,
+    "match": str,
+    "code": str,
+    "target": str,
+    "note": str,
+    "suggestion": str,
+    "parameters": list,
+    "source_versions": str,
+    "target_versions": str,
+    "docs": list,
+    "fix": str,
+    "provenance": str,
+    "verified": str,
+    "curated": bool,
+    "receiver": str,
+    "condition": str,
+    "severity": str,
+}
+PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note"}
+
+
+class KnowledgeBaseError(Exception):
+    """A mappings file that cannot be used; the message says which file, line and key, and what is wrong."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        location = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{location}: {message}")
+
+
+def load_table(path: Path) -> tuple[list[Entry], dict[str, list[str]]]:
+    """The entries of one mappings file and its inventory (module → public names), validated."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise KnowledgeBaseError(path, None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
+    text = path.read_text(encoding="utf-8")
+    return parse_table(text, path)
+
+
+def parse_table(text: str, path: Path) -> tuple[list[Entry], dict[str, list[str]]]:
+    try:
+        loader = _SafeLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise KnowledgeBaseError(path, mark.line + 1 if mark else None, f"not valid YAML: {error}") from None
+    if root is None:
+        raise KnowledgeBaseError(path, None, "the file is empty")
+    _refuse_aliases(root, path)
+    reader = _NodeReader(path)
+    document = reader.mapping(root, "the document")
+    for key, (key_node, _value) in document.items():
+        if key not in TABLE_KEYS:
+            raise KnowledgeBaseError(path, _line(key_node), f"unknown top-level key {key!r}; expected one of {sorted(TABLE_KEYS)}")
+    table_name = path.stem
+    if "table" in document:
+        table_name = reader.scalar(document["table"][1], "table", str)
+    default_provenance = reader.scalar(document["provenance"][1], "provenance", str) if "provenance" in document else ""
+    entries: list[Entry] = []
+    if "entries" in document:
+        for index, entry_node in enumerate(reader.sequence(document["entries"][1], "entries")):
+            entries.append(reader.entry(entry_node, table_name, index, default_provenance))
+    inventory: dict[str, list[str]] = {}
+    if "inventory" in document:
+        for module, (module_node, names_node) in reader.mapping(document["inventory"][1], "inventory").items():
+            names = reader.sequence(names_node, f"inventory.{module}")
+            inventory[module] = [reader.scalar(name, f"inventory.{module}", str) for name in names]
+    return entries, inventory
+
+
+def _refuse_aliases(root: yaml.Node, path: Path) -> None:
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise KnowledgeBaseError(path, _line(node), "YAML anchors and aliases are not allowed in mappings")
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.append(key)
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+
+
+def _line(node: yaml.Node) -> int:
+    return node.start_mark.line + 1
+
+
+class _NodeReader:
+    """Turns YAML nodes into Python values, checking types and keys as it goes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._constructor = yaml.constructor.SafeConstructor()
+
+    def fail(self, node: yaml.Node, message: str) -> KnowledgeBaseError:
+        return KnowledgeBaseError(self.path, _line(node), message)
+
+    def mapping(self, node: yaml.Node, what: str) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, f"{what} must be a mapping")
+        result: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for key_node, value_node in node.value:
+            key = self.scalar(key_node, f"a key of {what}", str)
+            if key in result:
+                raise self.fail(key_node, f"key {key!r} appears twice in {what}")
+            result[key] = (key_node, value_node)
+        return result
+
+    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.fail(node, f"{what} must be a list")
+        return list(node.value)
+
+    def scalar(self, node: yaml.Node, what: str, expected: type) -> Any:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.fail(node, f"{what} must be a {expected.__name__}, not a {'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
+        value = self._constructor.construct_object(node)
+        if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = node.value  # `2.10` is a version string, not the float 2.1
+        if value is None and expected is str:
+            raise self.fail(node, f"{what} is empty")
+        if not isinstance(value, expected) or (expected is not bool and isinstance(value, bool)):
+            raise self.fail(node, f"{what} must be a {expected.__name__}, got {type(value).__name__} {value!r}")
+        return value
+
+    def entry(self, node: yaml.Node, table: str, index: int, default_provenance: str) -> Entry:
+        fields = self.mapping(node, f"entry {index + 1}")
+        values: dict[str, Any] = {}
+        for key, (key_node, value_node) in fields.items():
+            expected = ENTRY_KEYS.get(key)
+            if expected is None:
+                raise self.fail(key_node, f"unknown key {key!r} in an entry; expected one of {sorted(ENTRY_KEYS)}")
+            if expected is list:
+                values[key] = self.sequence(value_node, key)
+            else:
+                values[key] = self.scalar(value_node, key, expected)
+        for required in ("api", "category"):
+            if required not in values:
+                raise self.fail(node, f"entry {index + 1} has no {required!r}")
+        category = values["category"]
+        if category not in CATEGORIES:
+            raise self.fail(fields["category"][1], f"unknown category {category!r}; expected one of {list(CATEGORIES)}")
+        routes = CATEGORY_ROUTES[category]
+        route = values.get("route", routes[0] if len(routes) == 1 else "")
+        if route not in ROUTES:
+            node_for_error = fields["route"][1] if "route" in fields else node
+            raise self.fail(node_for_error, f"route must be one of {list(ROUTES)} for category {category!r}")
+        if route not in routes:
+            raise self.fail(fields["route"][1], f"category {category!r} does not belong to route {route!r}")
+        self._check_choice(fields, values, "match", MATCH_KINDS)
+        self._check_choice(fields, values, "fix", FIX_SAFETY)
+        self._check_choice(fields, values, "severity", SEVERITIES)
+        ranges = {}
+        for key in ("source_versions", "target_versions"):
+            if key in values:
+                try:
+                    ranges[key] = parse_range(values[key])
+                except VersionRangeError as error:
+                    raise self.fail(fields[key][1], f"{key}: {error}") from None
+        provenance = values.get("provenance", default_provenance)
+        if not provenance:
+            raise self.fail(node, f"entry for {values['api']!r} says nowhere where it came from (provenance)")
+        return Entry(
+            api=values["api"],
+            route=route,
+            category=category,
+            table=table,
+            index=index,
+            line=_line(node),
+            provenance=provenance,
+            match=values.get("match", "name"),
+            code=values.get("code"),
+            target=values.get("target"),
+            note=values.get("note", ""),
+            suggestion=values.get("suggestion", ""),
+            parameters=tuple(self.parameter(item) for item in values.get("parameters", ())),
+            docs=tuple(self.scalar(item, "docs", str) for item in values.get("docs", ())),
+            fix=values.get("fix", "none"),
+            verified=values.get("verified", ""),
+            curated=values.get("curated", False),
+            receiver=values.get("receiver", ""),
+            condition=values.get("condition", ""),
+            severity=values.get("severity"),
+            **ranges,
+        )
+
+    def _check_choice(self, fields, values, key: str, choices: tuple[str, ...]) -> None:
+        if key in values and values[key] not in choices:
+            raise self.fail(fields[key][1], f"{key} must be one of {list(choices)}, got {values[key]!r}")
+
+    def parameter(self, node: yaml.Node) -> ParameterDifference:
+        fields = self.mapping(node, "a parameter difference")
+        values = {}
+        for key, (key_node, value_node) in fields.items():
+            if key not in PARAMETER_KEYS:
+                raise self.fail(key_node, f"unknown key {key!r} in a parameter difference; expected one of {sorted(PARAMETER_KEYS)}")
+            value = self._constructor.construct_object(value_node) if isinstance(value_node, yaml.ScalarNode) else None
+            values[key] = None if value is None else (value_node.value if not isinstance(value, str) else value)
+        if values.get("change") not in CHANGES:
+            raise self.fail(node, f"a parameter difference needs change: one of {list(CHANGES)}")
+        return ParameterDifference(
+            source=values.get("source"),
+            target=values.get("target"),
+            change=values["change"],
+            source_default=values.get("source_default"),
+            target_default=values.get("target_default"),
+            note=values.get("note") or "",
+        )

@@ -1,0 +1,72 @@
+"""The knowledge-base schema: one entry shape for every table in mappings/ (documented in mappings/README.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ascend_migrate.kb.versions import ANY_VERSION, VersionRange
+
+# How the engine recognises the source API of an entry in code.
+MATCH_KINDS = (
+    "name",  # a reference to the qualified name: call, attribute read or write, base class, decorator, annotation
+    "method",  # `<receiver>.method(...)` / `<receiver>.attribute`; api is `Type.method`, e.g. torch.Tensor.view
+    "import",  # importing the module (or any submodule): `import amp_C`, `from apex.optimizers import FusedAdam`
+    "string",  # a string literal in a role the condition names: device, backend, environment variable
+    "definition",  # defining a method in a subclass of a type: api `torch.nn.Module.forward`
+    "pattern",  # a code shape the engine recognises by the pattern name in `condition`
+)
+FIX_SAFETY = ("safe", "unsafe", "none")
+CHANGES = ("renamed", "removed", "added", "default", "meaning", "type", "position", "same")
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterDifference:
+    """One parameter that differs between the source API and its target."""
+
+    source: str | None  # the parameter in the source API; None when only the target has it
+    target: str | None  # the parameter in the target API; None when the target has no counterpart
+    change: str  # one of CHANGES
+    source_default: str | None = None
+    target_default: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What the knowledge base knows of one source API for one route (and one version range)."""
+
+    api: str
+    route: str  # "mindspore" or "npu"
+    category: str
+    table: str  # the file stem in mappings/ this entry comes from
+    index: int  # position in its table; (table, index) is the entry's key
+    line: int  # line in its YAML file, for error messages and `kb lookup`
+    provenance: str
+    match: str = "name"
+    code: str | None = None
+    target: str | None = None
+    note: str = ""
+    suggestion: str = ""
+    parameters: tuple[ParameterDifference, ...] = ()
+    source_versions: VersionRange = ANY_VERSION
+    target_versions: VersionRange = ANY_VERSION
+    docs: tuple[str, ...] = ()
+    fix: str = "none"
+    verified: str = ""
+    curated: bool = False
+    receiver: str = ""  # for match=method: tensor, module, optimizer; "any" matches by method name alone
+    condition: str = ""
+    severity: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.table}:{self.index}"
+
+    @property
+    def method_name(self) -> str:
+        return self.api.rsplit(".", 1)[-1]
+
+    @property
+    def receiver_type(self) -> str:
+        """For method entries: the type part of the api (`torch.Tensor` for `torch.Tensor.view`)."""
+        return self.api.rsplit(".", 1)[0] if "." in self.api else ""

@@ -1,0 +1,61 @@
+"""Version ranges as the knowledge base writes them: `>=2.5`, `<2.5`, `>=2.1,<2.8`, `==2.8`, or `*` for all."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CLAUSE = re.compile(r"^(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)$")
+_OPERATORS = {
+    ">=": lambda version, bound: version >= bound,
+    "<=": lambda version, bound: version <= bound,
+    "==": lambda version, bound: version == bound,
+    "!=": lambda version, bound: version != bound,
+    ">": lambda version, bound: version > bound,
+    "<": lambda version, bound: version < bound,
+}
+
+
+class VersionRangeError(ValueError):
+    pass
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    """`2.10` → (2, 10). Trailing zeros do not count (2.1 == 2.1.0); pre-release tags are not accepted."""
+    parts = str(text).strip().split(".")
+    if not parts or not all(part.isdigit() for part in parts):
+        raise VersionRangeError(f"{text!r} is not a version like 2.8 or 2.10.0")
+    numbers = [int(part) for part in parts]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    return tuple(numbers)
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRange:
+    text: str
+    clauses: tuple[tuple[str, tuple[int, ...]], ...]
+
+    def contains(self, version: tuple[int, ...]) -> bool:
+        return all(_OPERATORS[operator](version, bound) for operator, bound in self.clauses)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+ANY_VERSION = VersionRange("*", ())
+
+
+def parse_range(text: str) -> VersionRange:
+    text = str(text).strip()
+    if text in ("", "*"):
+        return ANY_VERSION
+    clauses = []
+    for raw_clause in text.split(","):
+        match = _CLAUSE.match(raw_clause.strip())
+        if match is None:
+            raise VersionRangeError(
+                f"{raw_clause.strip()!r} in {text!r} is not a version clause like '>=2.5' or '<2.8'"
+            )
+        clauses.append((match.group(1), parse_version(match.group(2))))
+    return VersionRange(text, tuple(clauses))

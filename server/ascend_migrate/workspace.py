@@ -1,0 +1,279 @@
+"""Scanning many files: finding the Python files under some paths, and analysing them in one or more processes.
+
+The CLI's `scan` and `fix` and the language server's workspace scan all start here. Discovery honours
+.gitignore files and the `exclude` globs, never follows a symlink out of the scanned tree (nor any symlink
+unless `follow_symlinks` is set), survives loops, and reports every file it skips and why.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from pathlib import Path
+
+from ascend_migrate.analysis.findings import FileError, FileResult, Finding
+from ascend_migrate.config import Settings
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass
+class ScanResult:
+    """What a scan of many files found; the input of every report."""
+
+    root: Path
+    settings: Settings
+    files_scanned: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    seconds: float = 0.0
+    # path (as in findings) → the file's text, kept only when a report asks for source context
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Discovered:
+    files: list[Path]
+    skipped: list[FileError]
+
+
+def discover(paths: list[Path], settings: Settings) -> Discovered:
+    """Every Python file under `paths` (files given explicitly are always taken), and what was skipped."""
+    files: list[Path] = []
+    skipped: list[FileError] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if not os.path.lexists(path):
+            skipped.append(FileError(str(path), "no such file or directory"))
+            continue
+        if path.is_file():
+            resolved = path.resolve()
+            if resolved not in seen:
+                seen.add(resolved)
+                files.append(path)
+            continue
+        for found in _walk(path, settings, skipped, seen):
+            files.append(found)
+    return Discovered(files, skipped)
+
+
+def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Path]) -> Iterator[Path]:
+    excludes = settings.all_excludes()
+    root_real = root.resolve()
+    visited_directories: set[tuple[int, int]] = set()
+    ignore_specs = _GitignoreStack(settings.respect_gitignore)
+    stack: list[Path] = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            directory_stat = directory.stat()
+        except OSError as error:
+            skipped.append(FileError(str(directory), f"cannot read directory: {error.strerror or error}"))
+            continue
+        identity = (directory_stat.st_dev, directory_stat.st_ino)
+        if identity in visited_directories:
+            skipped.append(FileError(str(directory), "symlink loop: this directory was already scanned"))
+            continue
+        visited_directories.add(identity)
+        ignore_specs.enter(directory)
+        try:
+            children = sorted(os.scandir(directory), key=lambda child: child.name)
+        except OSError as error:
+            skipped.append(FileError(str(directory), f"cannot read directory: {error.strerror or error}"))
+            continue
+        subdirectories = []
+        for child in children:
+            child_path = Path(child.path)
+            relative = _relative(child_path, root)
+            if any(fnmatch(child.name, pattern) or fnmatch(relative, pattern) for pattern in excludes):
+                continue
+            try:
+                is_link = child.is_symlink()
+                is_directory = child.is_dir(follow_symlinks=True)
+                is_file = child.is_file(follow_symlinks=True)
+            except OSError as error:
+                skipped.append(FileError(str(child_path), f"cannot stat: {error.strerror or error}"))
+                continue
+            if ignore_specs.ignored(child_path, is_directory):
+                continue
+            if is_link:
+                if not settings.follow_symlinks:
+                    if is_file and child.name.endswith((".py", ".pyi")) or is_directory:
+                        skipped.append(FileError(str(child_path), "symlink not followed (set follow-symlinks to scan it)"))
+                    continue
+                try:
+                    target = child_path.resolve()
+                except (OSError, RuntimeError):
+                    skipped.append(FileError(str(child_path), "broken or looping symlink"))
+                    continue
+                if not _is_inside(target, root_real):
+                    skipped.append(FileError(str(child_path), f"symlink points outside the scanned tree ({target})"))
+                    continue
+            if is_directory:
+                subdirectories.append(child_path)
+            elif is_file and child.name.endswith(".py"):
+                resolved = child_path.resolve()
+                if resolved in seen:
+                    continue
+                seen.add(resolved)
+                yield child_path
+            elif not is_file and not is_directory and child.name.endswith(".py"):
+                skipped.append(FileError(str(child_path), "broken symlink or not a regular file"))
+        stack.extend(reversed(subdirectories))
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _is_inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+class _GitignoreStack:
+    """The .gitignore files that apply to the directories being walked (each applies below its directory)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.specs: list[tuple[Path, object]] = []
+
+    def enter(self, directory: Path) -> None:
+        if not self.enabled:
+            return
+        gitignore = directory / ".gitignore"
+        if gitignore.is_file():
+            try:
+                import pathspec
+
+                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+                self.specs.append((directory, pathspec.GitIgnoreSpec.from_lines(lines)))
+            except OSError:
+                pass
+
+    def ignored(self, path: Path, is_directory: bool) -> bool:
+        for base, spec in self.specs:
+            if base == path or base in path.parents:
+                relative = path.relative_to(base).as_posix() + ("/" if is_directory else "")
+                if spec.match_file(relative):  # type: ignore[attr-defined]
+                    return True
+        return False
+
+
+def read_source(path: Path) -> str:
+    """The text of a Python file as Python reads it (PEP 263 coding cookie, BOM), or raises ValueError/OSError."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise ValueError(f"file is {info.st_size} bytes; files over {MAX_FILE_BYTES} bytes are skipped")
+    data = path.read_bytes()
+    return decode_source(data)
+
+
+def decode_source(data: bytes) -> str:
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        raise ValueError(f"cannot decode: {error}") from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as error:
+        raise ValueError(f"invalid {encoding} text: {error}") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def analyze_path(path: Path, display_path: str, settings: Settings, keep_source: bool = False) -> tuple[FileResult, str | None]:
+    from ascend_migrate.analysis.engine import analyze_file
+
+    try:
+        source = read_source(path)
+    except (OSError, ValueError) as error:
+        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return FileResult(display_path, errors=[FileError(display_path, f"cannot read: {message}")]), None
+    result = analyze_file(source, display_path, settings)
+    return result, source if keep_source else None
+
+
+def _analyze_batch(batch: list[tuple[str, str]], settings: Settings, keep_source: bool) -> list[tuple[FileResult, str | None]]:
+    return [analyze_path(Path(path), display, settings, keep_source) for path, display in batch]
+
+
+def scan(
+    paths: list[Path],
+    settings: Settings,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    keep_sources: bool = False,
+    cancelled: Callable[[], bool] | None = None,
+    relative_to: Path | None = None,
+) -> ScanResult:
+    """Analyse every Python file under `paths`. `progress(done, total)` is called as files finish.
+
+    Paths in the findings are relative to `relative_to` (default: the working directory) when the file is
+    inside it, else absolute.
+    """
+    started = time.perf_counter()
+    root = _common_root(paths)
+    base = (relative_to or Path.cwd()).resolve()
+    discovered = discover(paths, settings)
+    result = ScanResult(root=root, settings=settings, errors=list(discovered.skipped))
+    work = [(str(path), _display_path(path, base)) for path in discovered.files]
+    total = len(work)
+    done = 0
+    for file_result, source in _run(work, settings, jobs, keep_sources):
+        done += 1
+        result.findings.extend(file_result.findings)
+        result.errors.extend(file_result.errors)
+        if source is not None:
+            result.sources[file_result.path] = source
+        if progress is not None:
+            progress(done, total)
+        if cancelled is not None and cancelled():
+            break
+    result.files_scanned = done
+    result.findings.sort(key=lambda finding: (finding.path, finding.line, finding.column, finding.code))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_sources: bool):
+    if jobs <= 1 or len(work) < 2 * jobs:
+        for path, display in work:
+            yield analyze_path(Path(path), display, settings, keep_sources)
+        return
+    # Batches amortise the cost of sending settings and results between processes.
+    batch_size = max(1, min(64, len(work) // (jobs * 8) or 1))
+    batches = [work[start:start + batch_size] for start in range(0, len(work), batch_size)]
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_warm_worker) as pool:
+        for batch_results in pool.map(_analyze_batch, batches, [settings] * len(batches), [keep_sources] * len(batches)):
+            yield from batch_results
+
+
+def _warm_worker() -> None:
+    from ascend_migrate.kb.index import KnowledgeBase
+
+    KnowledgeBase.load()
+
+
+def _common_root(paths: list[Path]) -> Path:
+    resolved = [path.resolve() if path.is_dir() else path.resolve().parent for path in paths] or [Path.cwd()]
+    return Path(os.path.commonpath([str(path) for path in resolved]))
+
+
+def _display_path(path: Path, base: Path) -> str:
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(base).as_posix()
+    except ValueError:
+        return absolute.as_posix()
