@@ -1,0 +1,49 @@
+"""The text of the scanned files, for the reports that show or fingerprint source lines (SARIF, HTML)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ascend_migrate.workspace import ScanResult, read_source
+
+# Python counts only these as line ends; str.splitlines would also split at \x0c, \x1c and U+2028 inside strings.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class SourceLines:
+    """Each scanned file's lines: from `ScanResult.sources` when the scan kept them, else read again from disk.
+
+    Paths in findings are relative to the working directory of the scan (or absolute), so reading them again
+    works for the CLI. A file that cannot be read any more gives no lines; reports then leave out what needs them.
+    """
+
+    def __init__(self, result: ScanResult) -> None:
+        self._sources = result.sources
+        self._lines: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str) -> list[str] | None:
+        if path not in self._lines:
+            text = self._sources.get(path)
+            if text is None:
+                try:
+                    text = read_source(Path(path))
+                except (OSError, ValueError):
+                    text = None
+            self._lines[path] = None if text is None else split_lines(text)
+        return self._lines[path]
+
+    def line(self, path: str, number: int) -> str | None:
+        """Line `number` (1-based) of `path` without its line ending, or None when unknown."""
+        lines = self.lines(path)
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text` as Python numbers them, without their line endings."""
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
