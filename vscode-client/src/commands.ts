@@ -1,0 +1,247 @@
+// The palette commands. Each one that needs the server sends `workspace/executeCommand` with the
+// server's command name (ascend-migrate.*); the extension's own ids (ascendMigrate.*) differ so that
+// they never collide with the commands vscode-languageclient registers for the server.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
+
+export const SERVER_COMMANDS = {
+  scanWorkspace: 'ascend-migrate.scanWorkspace',
+  exportReport: 'ascend-migrate.exportReport',
+  lookup: 'ascend-migrate.lookup',
+  fixAll: 'ascend-migrate.fixAll',
+} as const;
+
+const REPORT_FORMATS: { format: string; extension: string; description: string }[] = [
+  { format: 'html', extension: 'html', description: 'a page to read in a browser' },
+  { format: 'sarif', extension: 'sarif', description: 'SARIF 2.1.0, for code-scanning tools' },
+  { format: 'json', extension: 'json', description: 'every finding, machine-readable' },
+  { format: 'csv', extension: 'csv', description: 'a spreadsheet' },
+  { format: 'text', extension: 'txt', description: 'the CLI summary' },
+];
+
+/** Gives the running client, or says why there is none. */
+export type ClientProvider = () => LanguageClient | undefined;
+
+async function runServerCommand<T>(client: LanguageClient, command: string, args: unknown[]): Promise<T> {
+  return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args })) as T;
+}
+
+function requireClient(clients: ClientProvider): LanguageClient | undefined {
+  const client = clients();
+  if (!client || !client.isRunning()) {
+    void vscode.window.showWarningMessage(
+      'Ascend Migrate: the language server is not running. See "Ascend Migrate: Show Output" for why.',
+    );
+    return undefined;
+  }
+  return client;
+}
+
+function reportFailure(action: string, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  void vscode.window.showErrorMessage(`Ascend Migrate: ${action} failed: ${message}`);
+}
+
+export async function scanWorkspace(clients: ClientProvider): Promise<void> {
+  const client = requireClient(clients);
+  if (!client) {
+    return;
+  }
+  try {
+    const summary = await runServerCommand<unknown>(client, SERVER_COMMANDS.scanWorkspace, []);
+    void vscode.window.showInformationMessage(`Ascend Migrate: ${describeScan(summary)}`);
+  } catch (error) {
+    reportFailure('the workspace scan', error);
+  }
+}
+
+/** "12 files scanned, 7 findings (npu-rename 5, third-party 2)" from the server's summary, whatever it holds. */
+export function describeScan(summary: unknown): string {
+  if (summary === null || typeof summary !== 'object') {
+    return 'workspace scanned.';
+  }
+  const record = summary as Record<string, unknown>;
+  const files = record.files_scanned ?? record.filesScanned ?? record.files;
+  const findings = record.findings ?? record.total;
+  const parts: string[] = [];
+  if (typeof files === 'number') {
+    parts.push(`${files} file${files === 1 ? '' : 's'} scanned`);
+  }
+  if (typeof findings === 'number') {
+    parts.push(`${findings} finding${findings === 1 ? '' : 's'}`);
+  }
+  const perCategory = record.categories ?? record.by_category ?? record.per_category;
+  if (perCategory && typeof perCategory === 'object') {
+    const counts = Object.entries(perCategory as Record<string, unknown>)
+      .filter(([, count]) => typeof count === 'number' && count > 0)
+      .map(([category, count]) => `${category} ${count}`);
+    if (counts.length) {
+      parts.push(`(${counts.join(', ')})`);
+    }
+  }
+  return parts.length ? parts.join(', ').replace(', (', ' (') + '.' : 'workspace scanned.';
+}
+
+export async function exportReport(clients: ClientProvider): Promise<void> {
+  const client = requireClient(clients);
+  if (!client) {
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    REPORT_FORMATS.map((entry) => ({ label: entry.format, description: entry.description, entry })),
+    { title: 'Ascend Migrate: report format', placeHolder: 'The report covers the last workspace scan' },
+  );
+  if (!picked) {
+    return;
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const defaultUri = folder
+    ? vscode.Uri.joinPath(folder, `ascend-migrate-report.${picked.entry.extension}`)
+    : undefined;
+  const destination = await vscode.window.showSaveDialog({
+    title: 'Ascend Migrate: save the report as',
+    defaultUri,
+    filters: { [picked.entry.format.toUpperCase()]: [picked.entry.extension] },
+  });
+  if (!destination) {
+    return;
+  }
+  try {
+    await runServerCommand(client, SERVER_COMMANDS.exportReport, [picked.entry.format, destination.fsPath]);
+    const open = await vscode.window.showInformationMessage(
+      `Ascend Migrate: report written to ${path.basename(destination.fsPath)}.`,
+      'Open',
+    );
+    if (open) {
+      await vscode.commands.executeCommand('vscode.open', destination);
+    }
+  } catch (error) {
+    reportFailure('exporting the report', error);
+  }
+}
+
+interface MappingItem extends vscode.QuickPickItem {
+  entry: Record<string, unknown>;
+}
+
+function text(value: unknown): string {
+  if (value === undefined || value === null) {
+    return '';
+  }
+  return Array.isArray(value) ? value.map(text).filter(Boolean).join('; ') : String(value);
+}
+
+function toMappingItem(entry: Record<string, unknown>): MappingItem {
+  const target = text(entry.target);
+  const route = text(entry.route ?? entry.target_route);
+  const category = text(entry.category);
+  return {
+    label: text(entry.api ?? entry.name) || '(unnamed)',
+    description: target ? `→ ${target}` : category,
+    detail: [route, category, text(entry.note ?? entry.notes ?? entry.message)].filter(Boolean).join(' · '),
+    entry,
+  };
+}
+
+function entriesOf(result: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(result)
+    ? result
+    : result && typeof result === 'object'
+      ? ((result as Record<string, unknown>).entries ?? (result as Record<string, unknown>).results)
+      : undefined;
+  return Array.isArray(list) ? list.filter((item) => item && typeof item === 'object') : [];
+}
+
+/** A quick pick that asks the server's knowledge base as the user types an API name or prefix. */
+export async function lookUpMapping(clients: ClientProvider): Promise<void> {
+  const client = requireClient(clients);
+  if (!client) {
+    return;
+  }
+  const pick = vscode.window.createQuickPick<MappingItem>();
+  pick.title = 'Ascend Migrate: look up an API mapping';
+  pick.placeholder = 'An API name or prefix, e.g. torch.cuda.synchronize or torch.nn.';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  let latestQuery = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const search = (value: string) => {
+    const query = ++latestQuery;
+    if (!value.trim()) {
+      pick.items = [];
+      return;
+    }
+    pick.busy = true;
+    runServerCommand<unknown>(client, SERVER_COMMANDS.lookup, [value.trim()])
+      .then((result) => {
+        if (query === latestQuery) {
+          pick.items = entriesOf(result).map(toMappingItem);
+        }
+      })
+      .catch((error) => {
+        if (query === latestQuery) {
+          pick.items = [];
+          pick.placeholder = `Look-up failed: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      })
+      .finally(() => {
+        if (query === latestQuery) {
+          pick.busy = false;
+        }
+      });
+  };
+  pick.onDidChangeValue((value) => {
+    if (timer) {
+      clearTimeout(timer);
+    }
+    timer = setTimeout(() => search(value), 150);
+  });
+  const chosen = await new Promise<MappingItem | undefined>((resolve) => {
+    pick.onDidAccept(() => resolve(pick.selectedItems[0]));
+    pick.onDidHide(() => resolve(undefined));
+    pick.show();
+  });
+  if (timer) {
+    clearTimeout(timer);
+  }
+  pick.dispose();
+  if (chosen) {
+    await showMapping(chosen.entry);
+  }
+}
+
+async function showMapping(entry: Record<string, unknown>): Promise<void> {
+  const api = text(entry.api ?? entry.name);
+  const target = text(entry.target);
+  const url = text(entry.doc_url ?? entry.docUrl ?? entry.url);
+  const summary = target ? `${api} → ${target}` : `${api}: ${text(entry.category) || 'no replacement known'}`;
+  const note = text(entry.note ?? entry.notes ?? entry.message);
+  const actions = [...(target ? ['Copy Replacement'] : []), ...(url ? ['Open Documentation'] : [])];
+  const action = await vscode.window.showInformationMessage(
+    note ? `${summary}. ${note}` : summary,
+    ...actions,
+  );
+  if (action === 'Copy Replacement') {
+    await vscode.env.clipboard.writeText(target);
+  } else if (action === 'Open Documentation') {
+    await vscode.env.openExternal(vscode.Uri.parse(url));
+  }
+}
+
+export async function fixAllInFile(clients: ClientProvider): Promise<void> {
+  const client = requireClient(clients);
+  const editor = vscode.window.activeTextEditor;
+  if (!client) {
+    return;
+  }
+  if (!editor || editor.document.languageId !== 'python') {
+    void vscode.window.showInformationMessage('Ascend Migrate: open a Python file to fix.');
+    return;
+  }
+  try {
+    await runServerCommand(client, SERVER_COMMANDS.fixAll, [editor.document.uri.toString()]);
+  } catch (error) {
+    reportFailure('fixing the file', error);
+  }
+}
