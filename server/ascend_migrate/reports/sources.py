@@ -20,16 +20,23 @@ class SourceLines:
 
     def __init__(self, result: ScanResult) -> None:
         self._sources = result.sources
+        self._texts: dict[str, str | None] = {}
         self._lines: dict[str, list[str] | None] = {}
 
-    def lines(self, path: str) -> list[str] | None:
-        if path not in self._lines:
+    def text(self, path: str) -> str | None:
+        if path not in self._texts:
             text = self._sources.get(path)
             if text is None:
                 try:
                     text = read_source(Path(path))
                 except (OSError, ValueError):
                     text = None
+            self._texts[path] = text
+        return self._texts[path]
+
+    def lines(self, path: str) -> list[str] | None:
+        if path not in self._lines:
+            text = self.text(path)
             self._lines[path] = None if text is None else split_lines(text)
         return self._lines[path]
 

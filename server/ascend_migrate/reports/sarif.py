@@ -1,0 +1,263 @@
+"""`scan --format sarif`: one SARIF 2.1.0 log for code-scanning services (GitHub, Azure DevOps, IDE viewers).
+
+Every code in codes.py is a rule. Results point at files relative to `%SRCROOT%` (the directory the scan's
+relative paths start from) and carry a partial fingerprint that survives edits elsewhere in the file, so a
+service keeps tracking the same alert when lines move. Fixable findings carry their edits as SARIF fixes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from ascend_migrate import __version__
+from ascend_migrate.analysis.codes import CODES
+from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, Finding, Fix, TextEdit
+from ascend_migrate.reports import ReportOptions
+from ascend_migrate.reports.labels import CATEGORY_MEANINGS, code_help_uri, project_url
+from ascend_migrate.reports.output import write_text
+from ascend_migrate.reports.sources import SourceLines
+from ascend_migrate.workspace import ScanResult
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SOURCE_ROOT = "%SRCROOT%"
+# Bump the version in the key whenever the fingerprint recipe changes, so services do not match old to new.
+FINGERPRINT_KEY = "ascendMigrate/v1"
+CONTEXT_LINES = 2
+
+# Our severities → SARIF levels (SARIF has no "hint"; a hint is a note).
+LEVELS = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
+
+RULE_IDS = tuple(CODES)
+RULE_INDEX = {code: index for index, code in enumerate(RULE_IDS)}
+
+
+def write(result: ScanResult, output: Path | None, options: ReportOptions) -> None:
+    write_text(json.dumps(document(result), indent=2, ensure_ascii=False) + "\n", output)
+
+
+def document(result: ScanResult, source_root: Path | None = None) -> dict[str, Any]:
+    """The SARIF log. `source_root` is what relative finding paths are relative to (default: the working directory)."""
+    root = (source_root or Path.cwd()).resolve()
+    sources = SourceLines(result)
+    fingerprints = _fingerprints(result.findings, sources)
+    run: dict[str, Any] = {
+        "tool": {"driver": _driver()},
+        "originalUriBaseIds": {SOURCE_ROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": [
+            _result(finding, fingerprint, sources) for finding, fingerprint in zip(result.findings, fingerprints)
+        ],
+        "properties": {"target": result.settings.target, "filesScanned": result.files_scanned},
+    }
+    if result.errors:
+        run["invocations"] = [_invocation(result)]
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def _driver() -> dict[str, Any]:
+    return {
+        "name": "ascend-migrate",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "informationUri": project_url(),
+        "rules": [_rule(code) for code in RULE_IDS],
+    }
+
+
+def _rule(code: str) -> dict[str, Any]:
+    info = CODES[code]
+    summary = _sentence(info.summary)
+    return {
+        "id": code,
+        # SARIF's convention for a rule's friendly name is one Pascal-case word (the validator's SARIF2012).
+        "name": pascal_case(info.name),
+        "shortDescription": {"text": summary},
+        "fullDescription": {"text": f"{summary} Category {info.category}: {_sentence(CATEGORY_MEANINGS[info.category])}"},
+        "helpUri": code_help_uri(code),
+        "help": {"text": f"{summary} See {code_help_uri(code)} for examples and the fix."},
+        "defaultConfiguration": {"level": LEVELS[DEFAULT_SEVERITY[info.category]]},
+        "properties": {"category": info.category, "tags": [info.category]},
+    }
+
+
+def _result(finding: Finding, fingerprint: str, sources: SourceLines) -> dict[str, Any]:
+    text = _sentence(finding.message) + (f" {_sentence(finding.suggestion)}" if finding.suggestion else "")
+    physical: dict[str, Any] = {"artifactLocation": _artifact(finding.path), "region": _region(finding, sources)}
+    context = _context_region(finding, sources)
+    if context is not None:
+        physical["contextRegion"] = context
+    result: dict[str, Any] = {
+        "ruleId": finding.code,
+        "level": LEVELS[finding.severity],
+        "message": {"text": text},
+        "locations": [{"physicalLocation": physical}],
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+        "properties": {
+            "category": finding.category,
+            "api": finding.api,
+            "confidence": finding.confidence,
+            "severity": finding.severity,
+        },
+    }
+    if finding.code in RULE_INDEX:
+        result["ruleIndex"] = RULE_INDEX[finding.code]
+    if finding.doc_url:
+        result["properties"]["docUrl"] = finding.doc_url
+    fixes = _fixes(finding, sources)
+    if fixes:
+        result["fixes"] = fixes
+    return result
+
+
+def _artifact(path: str) -> dict[str, Any]:
+    posix = PurePosixPath(path.replace("\\", "/"))
+    if posix.is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(str(posix), safe="/"), "uriBaseId": SOURCE_ROOT}
+
+
+def _region(finding: Finding, sources: SourceLines) -> dict[str, Any]:
+    region: dict[str, Any] = {
+        "startLine": finding.line,
+        "startColumn": finding.column,
+        "endLine": finding.end_line,
+        "endColumn": finding.end_column,
+    }
+    snippet = _span_text(sources, finding.path, finding.line, finding.column, finding.end_line, finding.end_column)
+    if snippet:
+        region["snippet"] = {"text": snippet}
+    return region
+
+
+def _context_region(finding: Finding, sources: SourceLines) -> dict[str, Any] | None:
+    lines = sources.lines(finding.path)
+    if not lines:
+        return None
+    first = max(1, finding.line - CONTEXT_LINES)
+    last = min(len(lines), max(finding.end_line, finding.line) + CONTEXT_LINES)
+    if first > last:
+        return None
+    return {"startLine": first, "endLine": last, "snippet": {"text": "\n".join(lines[first - 1:last]) + "\n"}}
+
+
+def _span_text(sources: SourceLines, path: str, line: int, column: int, end_line: int, end_column: int) -> str | None:
+    lines = sources.lines(path)
+    if not lines or not 1 <= line <= end_line <= len(lines):
+        return None
+    if line == end_line:
+        return lines[line - 1][column - 1:end_column - 1]
+    middle = lines[line:end_line - 1]
+    return "\n".join([lines[line - 1][column - 1:], *middle, lines[end_line - 1][:end_column - 1]])
+
+
+def _fixes(finding: Finding, sources: SourceLines) -> list[dict[str, Any]]:
+    fix = finding.fix
+    if fix is None:
+        return []
+    edits = _complete_edits(fix, sources.text(finding.path))
+    if not edits:
+        return []
+    replacements = [
+        {
+            "deletedRegion": {
+                "startLine": edit.line,
+                "startColumn": edit.column,
+                "endLine": edit.end_line,
+                "endColumn": edit.end_column,
+            },
+            "insertedContent": {"text": edit.new_text},
+        }
+        for edit in sorted(edits, key=lambda edit: (edit.line, edit.column))
+    ]
+    description = _sentence(fix.title) + ("" if fix.safe else " Check the result: this fix may change behaviour.")
+    return [
+        {
+            "description": {"text": description},
+            "artifactChanges": [{"artifactLocation": _artifact(finding.path), "replacements": replacements}],
+        }
+    ]
+
+
+def _complete_edits(fix: Fix, source: str | None) -> tuple[TextEdit, ...]:
+    """Every edit the fix makes, or nothing when only the fixes room could finish it and it cannot here.
+
+    A fix that adds or removes imports, or rewrites a statement, is finished by `ascend_migrate.fixes.edits_for`
+    from the file's text; a SARIF fix with only part of the change would leave broken code behind.
+    """
+    needs_source = fix.rewrite is not None or fix.add_imports or fix.remove_imports
+    if not needs_source:
+        return fix.edits
+    edits_for = _fixes_room_expander()
+    if edits_for is None or source is None:
+        return ()
+    try:
+        return tuple(edits_for(fix, source))
+    except Exception:  # a fix the fixes room cannot expand is left out of the log, never a failed report
+        return ()
+
+
+def _fixes_room_expander():
+    try:
+        from ascend_migrate import fixes
+    except ImportError:
+        return None
+    return getattr(fixes, "edits_for", None)
+
+
+def _fingerprints(findings: list[Finding], sources: SourceLines) -> list[str]:
+    """A hash of what was found and the text of its line, numbered among identical ones in the same file.
+
+    The line number is left out on purpose: adding a line above a finding must not make it a new alert.
+    """
+    seen: Counter[tuple[str, str, str, str]] = Counter()
+    fingerprints = []
+    for finding in findings:
+        line_text = _normalised(sources.line(finding.path, finding.line) or "")
+        key = (finding.path, finding.code, finding.api, line_text)
+        occurrence = seen[key]
+        seen[key] += 1
+        material = "\0".join((finding.code, finding.api, line_text, str(occurrence)))
+        fingerprints.append(hashlib.sha256(material.encode("utf-8")).hexdigest()[:32])
+    return fingerprints
+
+
+def _normalised(line: str) -> str:
+    return " ".join(line.split())
+
+
+def _invocation(result: ScanResult) -> dict[str, Any]:
+    notifications = []
+    for error in result.errors:
+        location: dict[str, Any] = {"artifactLocation": _artifact(error.path)}
+        if error.line:
+            location["region"] = {"startLine": error.line}
+        notifications.append(
+            {
+                "level": "warning",
+                "message": {"text": _sentence(f"{error.path} was not fully analysed: {error.message}")},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
+    return {"executionSuccessful": True, "toolExecutionNotifications": notifications}
+
+
+def pascal_case(kebab: str) -> str:
+    """`cuda-api-rename` → `CudaApiRename`."""
+    return "".join(part[:1].upper() + part[1:] for part in kebab.split("-"))
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？]$")
+
+
+def _sentence(text: str) -> str:
+    """SARIF wants plain-text messages to be complete sentences ending in a period."""
+    text = text.strip()
+    if not text or _SENTENCE_END.search(text):
+        return text
+    return text + "."
