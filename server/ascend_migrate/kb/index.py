@@ -65,7 +65,7 @@ class KnowledgeBase:
         self.entries = entries
         self.inventory = inventory
         self.directory = directory
-        self._views: dict[tuple[str, tuple[int, ...], tuple[int, ...]], RouteView] = {}
+        self._views: dict[tuple, RouteView] = {}
 
     @classmethod
     def load(cls, directory: Path | None = None) -> KnowledgeBase:
@@ -98,19 +98,26 @@ class KnowledgeBase:
     def _inventory_names(self) -> frozenset[str]:
         return frozenset(f"{module}.{name}" for module, names in self.inventory.items() for name in names)
 
-    def view(self, route: str, source_version: str, target_version: str) -> RouteView:
-        """The entries that apply to `route` for these versions (the torch or TF version, the MindSpore version)."""
-        key = (route, parse_version(source_version), parse_version(target_version))
+    def view(self, route: str, torch_version: str, target_version: str, tensorflow_version: str = "2.6") -> RouteView:
+        """The entries that apply to `route` for these versions.
+
+        `source_versions` of an entry is read against the TensorFlow version for TensorFlow and Keras APIs
+        and against the torch version for everything else; `target_versions` against the MindSpore version.
+        """
+        key = (route, parse_version(torch_version), parse_version(target_version), parse_version(tensorflow_version))
         view = self._views.get(key)
         if view is None:
             view = self._views[key] = self._build_view(*key)
         return view
 
-    def _build_view(self, route: str, source_version: tuple[int, ...], target_version: tuple[int, ...]) -> RouteView:
+    def _build_view(
+        self, route: str, torch_version: tuple[int, ...], target_version: tuple[int, ...], tensorflow_version: tuple[int, ...]
+    ) -> RouteView:
         view = RouteView(route=route, inventory=self._inventory_names)
         for entry in self.entries:
             if entry.route != route:
                 continue
+            source_version = tensorflow_version if entry.api.startswith(("tensorflow", "keras")) else torch_version
             if not entry.source_versions.contains(source_version):
                 continue
             if not entry.target_versions.contains(target_version):

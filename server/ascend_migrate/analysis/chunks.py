@@ -1,0 +1,134 @@
+"""Cutting a module into top-level statements ("chunks"), the unit of analysis, caching and recovery.
+
+Every line of the module belongs to exactly one chunk: a chunk runs from its statement's first line (its
+first decorator) to the line before the next statement. When the whole module parses, one `ast.parse`
+gives every chunk. When it does not, the text is cut at lines that start at column 0 and each piece is
+parsed on its own, so that a syntax error in one function hides nothing in the rest of the file.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass, field
+
+from ascend_migrate.analysis.findings import Finding
+
+# Lines at column 0 that continue the statement above rather than start a new one.
+_CONTINUATION_STARTS = ("else", "elif", "except", "finally", "case", ")", "]", "}", "#")
+MAX_NESTING_MESSAGE = "too deeply nested to analyse"
+
+
+@dataclass
+class Chunk:
+    start: int  # first line, 1-based
+    end: int  # last line, inclusive
+    statements: list[ast.stmt]  # the top-level statements, line numbers relative to `line_offset`
+    line_offset: int  # add to an ast line number to get the module line
+    error: str | None = None  # why the chunk could not be parsed
+    error_line: int | None = None
+    findings: list[Finding] = field(default_factory=list)
+    # What the chunk binds at module level, as the incremental analysis compares it: `bindings` from the
+    # pre-pass (imports, classes, functions), `written` from the walk (variables and their types too).
+    bindings: tuple = ()
+    written: tuple = ()
+
+
+def parse_module(lines: list[str], first_line: int = 1) -> list[Chunk]:
+    """Chunks for `lines` (a whole module, or a region starting at `first_line`)."""
+    text = "\n".join(lines)
+    tree = _parse(text)
+    if isinstance(tree, ast.Module):
+        return _chunks_from_tree(tree, len(lines), first_line)
+    return _recover(lines, first_line)
+
+
+def _parse(text: str) -> ast.Module | str:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for invalid escapes is the user's business
+            return ast.parse(text)
+    except SyntaxError as error:
+        return f"syntax error: {error.msg}" + (f" (line {error.lineno})" if error.lineno else "")
+    except (RecursionError, MemoryError):
+        return MAX_NESTING_MESSAGE
+    except ValueError as error:  # NUL bytes before 3.12
+        return f"cannot parse: {error}"
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators = getattr(statement, "decorator_list", None)
+    if decorators:
+        return min(decorator.lineno for decorator in decorators)
+    return statement.lineno
+
+
+def _chunks_from_tree(tree: ast.Module, line_count: int, first_line: int) -> list[Chunk]:
+    offset = first_line - 1
+    body = tree.body
+    if not body:
+        return [Chunk(first_line, first_line + line_count - 1, [], offset)]
+    chunks: list[Chunk] = []
+    starts = [_first_line(statement) for statement in body]
+    # Statements on one line (`import os; import sys`) share a chunk.
+    grouped: list[tuple[int, list[ast.stmt]]] = []
+    for start, statement in zip(starts, body):
+        if grouped and grouped[-1][0] == start:
+            grouped[-1][1].append(statement)
+        else:
+            grouped.append((start, [statement]))
+    if grouped[0][0] > 1:  # comments and blank lines before the first statement
+        chunks.append(Chunk(first_line, offset + grouped[0][0] - 1, [], offset))
+    for index, (start, statements) in enumerate(grouped):
+        end = grouped[index + 1][0] - 1 if index + 1 < len(grouped) else line_count
+        chunks.append(Chunk(offset + start, offset + end, statements, offset))
+    return chunks
+
+
+def _statement_starts(lines: list[str]) -> list[int]:
+    """0-based indexes of lines that may start a top-level statement (a cheap textual guess)."""
+    starts = []
+    for index, line in enumerate(lines):
+        if not line or line[0] in " \t\f" or line.startswith(_CONTINUATION_STARTS):
+            continue
+        if line.startswith(("else:", "elif ", "except", "finally:")):
+            continue
+        starts.append(index)
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    return starts
+
+
+def _recover(lines: list[str], first_line: int) -> list[Chunk]:
+    """Parse piece by piece: each piece starts at a column-0 line; a piece that fails joins the next one
+    (a decorator, a dangling `else`), and after a few tries it is reported and skipped."""
+    starts = _statement_starts(lines)
+    boundaries = starts + [len(lines)]
+    chunks: list[Chunk] = []
+    index = 0
+    while index < len(starts):
+        begin = boundaries[index]
+        parsed = None
+        last_error = ""
+        # Grow the piece over following starts until it parses (up to a limit, to stay linear).
+        for stop_index in range(index + 1, min(index + 4, len(boundaries))):
+            stop = boundaries[stop_index]
+            piece = lines[begin:stop]
+            tree = _parse("\n".join(piece))
+            if isinstance(tree, ast.Module):
+                parsed = (stop_index, tree)
+                break
+            last_error = tree
+        if parsed is None:
+            stop = boundaries[index + 1]
+            error_line = first_line + begin
+            chunks.append(Chunk(first_line + begin, first_line + stop - 1, [], first_line + begin - 1,
+                                error=last_error or "cannot parse", error_line=error_line))
+            index += 1
+            continue
+        stop_index, tree = parsed
+        stop = boundaries[stop_index]
+        for chunk in _chunks_from_tree(tree, stop - begin, first_line + begin):
+            chunks.append(chunk)
+        index = stop_index
+    return chunks

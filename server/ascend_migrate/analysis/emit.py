@@ -1,0 +1,195 @@
+"""Turning a match (an entry, a place in the code, a confidence) into a `Finding` with its message and fix.
+
+The factory also applies the user's filters (select, ignore, per-path ignores, minimum confidence,
+suppression comments) before anything is built, so filtered matches cost almost nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from fnmatch import fnmatch
+from pathlib import PurePosixPath
+
+from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY, code_matches
+from ascend_migrate.analysis.findings import CONFIDENCE_RANK, DEFAULT_SEVERITY, Finding, Fix, TextEdit
+from ascend_migrate.analysis.source import SourceLines
+from ascend_migrate.config import Settings
+from ascend_migrate.kb.schema import Entry
+
+Span = tuple[int, int, int, int]  # line, column, end_line, end_column in the engine's convention
+_QUALIFIED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+class FindingFactory:
+    def __init__(self, path: str, settings: Settings, lines: SourceLines, import_names: dict[str, str]) -> None:
+        self.path = path
+        self.settings = settings
+        self.lines = lines
+        self.line_offset = 0  # set per chunk: added to ast line numbers
+        # qualified name → the module-level name bound to it by an import (for rendering replacements)
+        self.import_names = import_names
+        self._minimum_confidence = CONFIDENCE_RANK[settings.min_confidence]
+        self._ignored = settings.ignore + _per_path_ignores(path, settings)
+        self._code_allowed: dict[str, bool] = {}
+
+    # --- positions -------------------------------------------------------------------------------------
+    def span(self, node: ast.AST) -> Span:
+        offset = self.line_offset
+        line = node.lineno + offset
+        end_line = (node.end_lineno or node.lineno) + offset
+        column = self.lines.character_column(line, node.col_offset)
+        end_column = self.lines.character_column(end_line, node.end_col_offset or node.col_offset)
+        return line, column, end_line, end_column
+
+    def attribute_name_span(self, node: ast.Attribute) -> Span:
+        """The span of `name` in `receiver.name` (the ast gives the whole expression)."""
+        _, _, end_line, end_column = self.span(node)
+        return end_line, end_column - len(node.attr), end_line, end_column
+
+    def substring_span(self, node: ast.AST, text: str) -> Span | None:
+        """The span of the first occurrence of `text` inside a one-line node's source (e.g. 'cuda' in "cuda:0")."""
+        line, column, end_line, end_column = self.span(node)
+        if line != end_line:
+            return None
+        segment = self.lines.text(line)[column - 1:end_column - 1]
+        index = segment.find(text)
+        if index < 0:
+            return None
+        return line, column + index, line, column + index + len(text)
+
+    # --- filters ---------------------------------------------------------------------------------------
+    def allowed(self, code: str, confidence: str, line: int) -> bool:
+        if CONFIDENCE_RANK[confidence] > self._minimum_confidence:
+            return False
+        allowed = self._code_allowed.get(code)
+        if allowed is None:
+            allowed = code_matches(code, self.settings.select) and not code_matches(code, self._ignored)
+            self._code_allowed[code] = allowed
+        return allowed and not self.lines.is_suppressed(line, code)
+
+    # --- building --------------------------------------------------------------------------------------
+    def finding(
+        self,
+        entry: Entry,
+        span: Span,
+        confidence: str,
+        api: str | None = None,
+        fix: Fix | None = None,
+        code: str | None = None,
+        message: str | None = None,
+    ) -> Finding | None:
+        code = code or entry.code or DEFAULT_CODE_FOR_CATEGORY[entry.category]
+        if not self.allowed(code, confidence, span[0]):
+            return None
+        api = api or entry.api
+        severity = entry.severity or self.settings.severity_for(entry.category, DEFAULT_SEVERITY[entry.category])
+        return Finding(
+            path=self.path,
+            line=span[0],
+            column=span[1],
+            end_line=span[2],
+            end_column=span[3],
+            code=code,
+            category=entry.category,
+            severity=severity,
+            api=api,
+            message=message or headline(entry, api),
+            suggestion=suggestion(entry),
+            confidence=confidence,
+            doc_url=entry.docs[0] if entry.docs else "",
+            fix=fix,
+            entry_key=entry.key,
+        )
+
+    def rename_fix(self, entry: Entry, span: Span, replaced_root: str | None) -> Fix | None:
+        """Replace a reference with the entry's target, rendered with the file's own import names."""
+        if entry.fix == "none" or not entry.target or not _QUALIFIED_NAME.match(entry.target):
+            return None
+        text, imports = render_name(entry.target, self.import_names)
+        return Fix(
+            title=f"Replace with `{entry.target}`",
+            safe=entry.fix == "safe",
+            edits=(TextEdit(span[0], span[1], span[2], span[3], text),),
+            add_imports=imports,
+            remove_imports=(replaced_root,) if replaced_root else (),
+        )
+
+    def text_fix(self, entry: Entry, span: Span, new_text: str, title: str, add_imports: tuple[str, ...] = ()) -> Fix | None:
+        if entry.fix == "none":
+            return None
+        return Fix(title=title, safe=entry.fix == "safe", edits=(TextEdit(span[0], span[1], span[2], span[3], new_text),),
+                   add_imports=add_imports)
+
+
+def render_name(target: str, import_names: dict[str, str]) -> tuple[str, tuple[str, ...]]:
+    """How to write `target` in this file, and the imports that makes necessary.
+
+    The longest prefix of `target` that the file already imports is written with the file's own name for it
+    (`import torch as T` makes torch.npu.synchronize `T.npu.synchronize`).
+    """
+    needs: list[str] = []
+    if target.startswith("torch.npu.") or target.startswith("torch_npu."):
+        needs.append("import torch_npu")
+    parts = target.split(".")
+    for length in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:length])
+        bound = import_names.get(prefix)
+        if bound:
+            return ".".join([bound, *parts[length:]]), tuple(needs)
+    if target.startswith("mindspore.mint."):
+        return "mint." + target[len("mindspore.mint."):], ("from mindspore import mint",)
+    root = parts[0]
+    statement = f"import {root}"
+    if statement not in needs:
+        needs.insert(0, statement)
+    return target, tuple(needs)
+
+
+def headline(entry: Entry, api: str) -> str:
+    target = f"`{entry.target}`" if entry.target else ""
+    note = entry.note.strip()
+    category = entry.category
+    if category == "ms-equivalent":
+        text = f"`{api}` maps to {target} in MindSpore" if target else f"`{api}` has a MindSpore equivalent"
+    elif category == "ms-differs":
+        text = f"`{api}` maps to {target}, which differs" if target else f"`{api}` differs in MindSpore"
+    elif category == "ms-unsupported":
+        text = f"`{api}` has no MindSpore equivalent"
+    elif category == "npu-rename":
+        text = f"`{api}` is CUDA-specific; on Ascend use {target}" if target else f"`{api}` is CUDA-specific"
+    elif category == "npu-affinity":
+        text = f"`{api}` has an NPU-affine replacement: {target}" if target else f"`{api}` has an NPU-affine replacement"
+    elif category == "npu-dynamic-shape":
+        text = f"`{api}` has a data-dependent output shape"
+    elif category == "npu-unsupported":
+        text = f"`{api}` is not supported as is on Ascend NPU"
+    elif category == "third-party":
+        text = f"`{api}` is CUDA-only or needs an Ascend build"
+    else:  # ms-structure
+        text = f"`{api}`: program structure changes in MindSpore"
+    if note:
+        first_sentence = note.split("\n", 1)[0]
+        if len(first_sentence) > 240:
+            first_sentence = first_sentence[:237] + "..."
+        text = f"{text}: {first_sentence}"
+    return text
+
+
+def suggestion(entry: Entry) -> str:
+    if entry.suggestion:
+        return entry.suggestion
+    if entry.target:
+        return f"use `{entry.target}`"
+    return ""
+
+
+def _per_path_ignores(path: str, settings: Settings) -> tuple[str, ...]:
+    if not settings.per_path_ignores:
+        return ()
+    candidates = {path, PurePosixPath(path).name}
+    codes: list[str] = []
+    for pattern, pattern_codes in settings.per_path_ignores:
+        if any(fnmatch(candidate, pattern) or fnmatch(candidate, f"*/{pattern}") for candidate in candidates):
+            codes.extend(pattern_codes)
+    return tuple(codes)

@@ -1,0 +1,163 @@
+"""The engine's entry points: `analyze` (findings for a text) and `analyze_file` (findings and errors).
+
+A module is cut into top-level statements (chunks). A pre-pass reads what each chunk binds at module level
+(imports, classes, functions); then one walk per chunk resolves names and feeds the rule families. The
+per-chunk results are what the incremental analysis of the language server reuses (`incremental.py`).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, parse_module
+from ascend_migrate.analysis.emit import FindingFactory
+from ascend_migrate.analysis.findings import FileError, FileResult, Finding
+from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.source import SourceLines, split_lines
+from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, import_bindings
+from ascend_migrate.analysis.walker import Walker
+from ascend_migrate.config import Settings
+from ascend_migrate.kb.index import KnowledgeBase
+
+
+@dataclass
+class ModuleAnalysis:
+    """The analysis of one module, kept by the language server so that an edit re-analyses only its chunk."""
+
+    path: str
+    settings: Settings
+    lines: list[str]
+    chunks: list[Chunk]
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [finding for chunk in self.chunks for finding in chunk.findings]
+
+    @property
+    def errors(self) -> list[FileError]:
+        failed = [chunk for chunk in self.chunks if chunk.error]
+        if not failed:
+            return []
+        first = failed[0]
+        message = first.error or "cannot parse"
+        if len(failed) > 1:
+            message += f" (and {len(failed) - 1} more place{'s' if len(failed) > 2 else ''}; the rest of the file was analysed)"
+        elif len(self.chunks) > 1:
+            message += "; the rest of the file was analysed"
+        return [FileError(self.path, message, first.error_line)]
+
+
+def analyze(source: str, path: str, settings: Settings) -> list[Finding]:
+    """Every finding in `source` for the route and filters in `settings`. Never raises on bad input."""
+    return analyze_file(source, path, settings).findings
+
+
+def analyze_file(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None = None) -> FileResult:
+    analysis = analyze_module(source, path, settings, knowledge_base)
+    return FileResult(path, analysis.findings, analysis.errors)
+
+
+def analyze_module(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None = None) -> ModuleAnalysis:
+    lines = split_lines(source)
+    chunks = parse_module(lines)
+    analysis = ModuleAnalysis(path, settings, lines, chunks)
+    run = ChunkRunner(analysis, knowledge_base)
+    for chunk in chunks:
+        chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
+    run.walk(chunks)
+    return analysis
+
+
+def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[str, ClassInfo]) -> tuple:
+    """Record the module-level names `chunk` binds into `bindings`; return them as a comparable signature."""
+    signature: list[tuple] = []
+    pending = list(chunk.statements)
+    while pending:
+        statement = pending.pop(0)
+        statement_type = type(statement)
+        if statement_type is ast.Import or statement_type is ast.ImportFrom:
+            for name, binding in import_bindings(statement):
+                bindings[name] = binding
+                signature.append((name, binding))
+        elif statement_type is ast.ClassDef:
+            info = ClassInfo(statement.name, tuple(base for base in (_base(base, bindings) for base in statement.bases) if base))
+            classes[statement.name] = info
+            bindings[statement.name] = ("class", info)
+            signature.append((statement.name, "class", info.bases))
+        elif statement_type is ast.FunctionDef or statement_type is ast.AsyncFunctionDef:
+            bindings[statement.name] = ("function", None)
+            signature.append((statement.name, "function"))
+        elif statement_type in (ast.If, ast.Try, ast.With, ast.For, ast.While) or statement_type.__name__ == "TryStar":
+            for block in ("body", "orelse", "finalbody"):
+                pending.extend(getattr(statement, block, ()))
+            for handler in getattr(statement, "handlers", ()):
+                pending.extend(handler.body)
+    return tuple(signature)
+
+
+def _base(node: ast.expr, bindings: dict[str, Binding]) -> str | None:
+    parts: list[str] = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return None
+    binding = bindings.get(node.id)
+    if binding is None:
+        return None
+    kind, value = binding
+    if kind == "class" and not parts:
+        return f"local:{value.name}"
+    if kind != "import":
+        return None
+    return ".".join([value, *reversed(parts)])
+
+
+class ChunkRunner:
+    """Walks chunks of one module with its shared bindings, one rule context, and the route's view."""
+
+    def __init__(self, analysis: ModuleAnalysis, knowledge_base: KnowledgeBase | None = None) -> None:
+        settings = analysis.settings
+        knowledge_base = knowledge_base or KnowledgeBase.load()
+        view = knowledge_base.view(settings.target, settings.torch_version, settings.mindspore_version, settings.tensorflow_version)
+        self.analysis = analysis
+        import_names: dict[str, str] = {}
+        factory = FindingFactory(analysis.path, settings, SourceLines(analysis.lines), import_names)
+        self.context = RuleContext(view=view, factory=factory, route=settings.target)
+        self.context.prefix_entries = sorted(
+            (entry for entries in view.by_name.values() for entry in entries if entry.condition == "prefix"),
+            key=lambda entry: -len(entry.api),
+        )
+        self.types = TypeSystem(analysis.classes)
+        self.walker = Walker(analysis.bindings, self.types, self.context)
+        self._import_names = import_names
+
+    def walk(self, chunks: list[Chunk]) -> None:
+        self._refresh_import_names()
+        factory = self.context.factory
+        for chunk in chunks:
+            if not chunk.statements:
+                chunk.findings = []
+                continue
+            factory.line_offset = chunk.line_offset
+            self.context.reset()
+            self.walker.module_writes = []
+            try:
+                self.walker.visit_all(chunk.statements)
+            except RecursionError:
+                chunk.error = MAX_NESTING_MESSAGE
+                chunk.error_line = chunk.start
+            finally:
+                del self.walker.scopes[1:]
+                self.walker.class_stack.clear()
+            chunk.findings = self.context.findings
+            chunk.written = tuple(self.walker.module_writes)
+
+    def _refresh_import_names(self) -> None:
+        self._import_names.clear()
+        for name, (kind, value) in self.analysis.bindings.items():
+            if kind == "import":
+                self._import_names.setdefault(value, name)

@@ -1,0 +1,38 @@
+"""The rule families. Each module reads the walker's resolved view of one node and emits findings:
+names (qualified references), methods (attributes on typed receivers, method definitions), strings (device,
+backend and environment-variable literals in their roles), imports (third-party modules), patterns (keyword
+arguments with no counterpart, calls of a certain shape, boolean-mask indexing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ascend_migrate.analysis.emit import FindingFactory, Span
+from ascend_migrate.analysis.findings import Finding
+from ascend_migrate.kb.index import RouteView
+from ascend_migrate.kb.schema import Entry
+
+
+@dataclass
+class RuleContext:
+    view: RouteView
+    factory: FindingFactory
+    route: str
+    findings: list[Finding] = field(default_factory=list)
+    _reported: set[tuple[Span, str]] = field(default_factory=set)
+    # name entries that match everything under their api (condition: prefix), longest api first
+    prefix_entries: list[Entry] = field(default_factory=list)
+
+    def add(self, finding: Finding | None) -> None:
+        if finding is None:
+            return
+        key = ((finding.line, finding.column, finding.end_line, finding.end_column), finding.code)
+        if key in self._reported:
+            return
+        self._reported.add(key)
+        self.findings.append(finding)
+
+    def reset(self) -> None:
+        """Start a new chunk: findings and de-duplication are per chunk."""
+        self.findings = []
+        self._reported = set()

@@ -1,0 +1,43 @@
+"""Imports of modules the knowledge base knows: CUDA-only libraries (`import amp_C`, `from apex import amp`)."""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules import RuleContext
+
+
+def on_import(context: RuleContext, node: ast.Import | ast.ImportFrom) -> None:
+    if not context.view.by_import:
+        return
+    factory = context.factory
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            entries = context.view.import_entries(alias.name)
+            for entry in entries:
+                span = factory.span(alias)
+                fix = _removal_fix(context, entry, node) if len(node.names) == 1 else None
+                context.add(factory.finding(entry, span, "exact", api=alias.name, fix=fix))
+        return
+    if node.level or not node.module:
+        return
+    for entry in context.view.import_entries(node.module):
+        span = factory.span(node)
+        span = (span[0], span[1], span[0], len(factory.lines.text(span[0])) + 1) if span[2] != span[0] else span
+        context.add(factory.finding(entry, span, "exact", api=node.module))
+
+
+def _removal_fix(context: RuleContext, entry, node: ast.Import) -> Fix | None:
+    """`import amp_C` has nothing to become on Ascend: the fix deletes the statement's line(s)."""
+    if entry.fix == "none" or entry.target:
+        return None
+    line, column, end_line, _ = context.factory.span(node)
+    text = context.factory.lines.text(line)
+    if text[: column - 1].strip():
+        return None  # `x = 1; import amp_C`: not alone on its line
+    return Fix(
+        title=f"Remove `import {node.names[0].name}`",
+        safe=entry.fix == "safe",
+        edits=(TextEdit(line, 1, end_line + 1, 1, ""),),
+    )

@@ -1,0 +1,97 @@
+"""Attributes and methods on receivers: `x.view(...)`, `model.train()`, `opt.zero_grad()`, `x.cuda()`, `x.is_cuda`,
+and method definitions in subclasses (`def forward` in an nn.Module)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ascend_migrate.analysis.findings import ROUTE_NPU, Fix, TextEdit
+from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.symbols import TypeSystem
+
+# Structural method rewrites whose replacement is not a plain rename: api → (new text for a call with no
+# arguments, new method name for a call with arguments).
+_CALL_REWRITES = {
+    "torch.nn.Module.train": ("set_train(True)", "set_train"),
+    "torch.nn.Module.eval": ("set_train(False)", None),
+}
+
+
+def on_attribute(
+    context: RuleContext, node: ast.Attribute, receiver_type: str | None, call: ast.Call | None, types: TypeSystem
+) -> None:
+    entries = context.view.by_method.get(node.attr)
+    if not entries:
+        return
+    if receiver_type is not None:
+        family = types.family(receiver_type)
+        matched = [entry for entry in entries if entry.receiver_type in family]
+        confidence = "inferred"
+    else:
+        if _receiver_is_foreign(node.value):
+            return
+        matched = [entry for entry in entries if entry.receiver == "any"]
+        confidence = "heuristic"
+    if not matched:
+        return
+    factory = context.factory
+    span = factory.attribute_name_span(node)
+    for entry in matched:
+        fix = _method_fix(context, entry, node, call, span)
+        context.add(factory.finding(entry, span, confidence, api=entry.api, fix=fix))
+
+
+def _receiver_is_foreign(node: ast.expr) -> bool:
+    """Literals and containers are never torch objects: `"a,b".split()`, `[1, 2].index(1)`."""
+    return isinstance(node, (ast.Constant, ast.JoinedStr, ast.List, ast.Dict, ast.Set, ast.Tuple, ast.ListComp,
+                             ast.DictComp, ast.SetComp))
+
+
+def _method_fix(context: RuleContext, entry, node: ast.Attribute, call: ast.Call | None, span) -> Fix | None:
+    if entry.fix == "none":
+        return None
+    rewrite = _CALL_REWRITES.get(entry.api)
+    if rewrite is not None:
+        if call is None:
+            return None
+        without_arguments, renamed = rewrite
+        if not call.args and not call.keywords:
+            _, _, end_line, end_column = context.factory.span(call)
+            return Fix(
+                title=f"Replace `.{node.attr}()` with `.{without_arguments}`",
+                safe=entry.fix == "safe",
+                edits=(TextEdit(span[0], span[1], end_line, end_column, without_arguments),),
+            )
+        if renamed is None:
+            return None
+        return context.factory.text_fix(entry, span, renamed, f"Replace `.{node.attr}` with `.{renamed}`")
+    if not entry.target:
+        return None
+    new_name = entry.target.rsplit(".", 1)[-1]
+    if not new_name.isidentifier() or new_name == node.attr:
+        return None
+    imports = ("import torch_npu",) if context.route == ROUTE_NPU and "npu" in new_name else ()
+    return context.factory.text_fix(entry, span, new_name, f"Replace `.{node.attr}` with `.{new_name}`", imports)
+
+
+def on_definition(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef, class_type: str, types: TypeSystem) -> None:
+    entries = context.view.definitions.get(node.name)
+    if not entries:
+        return
+    family = types.family(class_type)
+    factory = context.factory
+    for entry in entries:
+        if entry.receiver_type not in family:
+            continue
+        line = node.lineno + factory.line_offset
+        match = re.search(rf"\bdef\s+({re.escape(node.name)})\b", factory.lines.text(line))
+        if match is None:
+            continue
+        column = len(factory.lines.text(line)[: match.start(1)]) + 1
+        span = (line, column, line, column + len(node.name))
+        fix = None
+        if entry.target and entry.fix != "none":
+            new_name = entry.target.rsplit(".", 1)[-1]
+            fix = factory.text_fix(entry, span, new_name, f"Rename `{node.name}` to `{new_name}`")
+        context.add(factory.finding(entry, span, "inferred", api=entry.api, fix=fix))

@@ -1,0 +1,86 @@
+"""References to qualified names: `torch.nn.Linear(...)`, `torch.backends.cudnn.benchmark = True`, a base class."""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.findings import Fix, ROUTE_MINDSPORE
+from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.kb.schema import Entry
+
+# The fallback for a public torch name that no table maps: the three options of the MindSpore migration guide.
+GENERIC_UNSUPPORTED = Entry(
+    api="*",
+    route=ROUTE_MINDSPORE,
+    category="ms-unsupported",
+    table="builtin",
+    index=0,
+    line=0,
+    provenance="MindSpore migration guide: options for an API without a mapping",
+    code="MS103",
+    note="no mapping is known",
+    suggestion="replace it with an equivalent MindSpore API, compose it from existing MindSpore APIs, "
+    "or write a custom operator (mindspore.ops.Custom)",
+)
+_SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
+
+
+def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast.Call | None, root: str | None) -> None:
+    entries = context.view.by_name.get(qualified)
+    if entries is None:
+        entries = _prefix_entries(context, qualified)
+    if not entries:
+        if (
+            context.route == ROUTE_MINDSPORE
+            and qualified in context.view.inventory
+            and qualified.split(".", 1)[0] in _SOURCE_FRAMEWORKS
+        ):
+            span = context.factory.span(node)
+            context.add(context.factory.finding(GENERIC_UNSUPPORTED, span, "exact", api=qualified))
+        return
+    factory = context.factory
+    span = factory.span(node)
+    for entry in entries:
+        condition = entry.condition
+        if condition == "single-argument" and (call is None or len(call.args) != 1 or call.keywords):
+            continue
+        if condition == "device-argument":
+            continue  # the strings rule reports device arguments where the value is a CUDA device
+        fix = _fix_for(context, entry, span, call, root)
+        context.add(factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else None, fix=fix))
+
+
+def _prefix_entries(context: RuleContext, qualified: str) -> list[Entry]:
+    for entry in context.prefix_entries:
+        if qualified.startswith(entry.api + "."):
+            return [entry]
+    return []
+
+
+def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | None:
+    fix = context.factory.rename_fix(entry, span, root)
+    if fix is None or call is None or not entry.parameters:
+        return fix
+    used = {keyword.arg for keyword in call.keywords if keyword.arg}
+    renames = tuple(
+        (difference.source, difference.target)
+        for difference in entry.parameters
+        if difference.change == "renamed" and difference.source in used and difference.target
+    )
+    drops = tuple(
+        difference.source
+        for difference in entry.parameters
+        if difference.change == "removed" and difference.source in used
+    )
+    if not renames and not drops:
+        return fix
+    call_span = context.factory.span(call)
+    return Fix(
+        title=fix.title + " and adapt its arguments",
+        safe=fix.safe and not drops,
+        edits=fix.edits,
+        rewrite="call-arguments",
+        arguments=(("call", call_span), ("rename_keywords", renames), ("drop_keywords", drops)),
+        add_imports=fix.add_imports,
+        remove_imports=fix.remove_imports,
+    )

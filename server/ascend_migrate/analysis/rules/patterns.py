@@ -1,0 +1,70 @@
+"""Code shapes rather than names: keyword arguments MindSpore has no counterpart for (`out=`, `device=`, …),
+boolean-mask indexing (`x[x > 0]`, a data-dependent shape on NPU), and fusable code patterns."""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.symbols import TENSOR
+
+GENERAL_KEYWORD = "general-keyword"
+BOOLEAN_MASK_INDEX = "boolean-mask-index"
+_TORCH_ROOTS = ("torch.", "torchvision.", "torchaudio.")
+
+
+def on_call(walker, call: ast.Call) -> None:
+    context = walker.context
+    general = context.view.patterns.get(GENERAL_KEYWORD)
+    if general and call.keywords:
+        qualified = walker.qualified_name(call.func)
+        if qualified is not None and qualified.startswith(_TORCH_ROOTS):
+            _general_keywords(context, call, qualified, general)
+
+
+def _general_keywords(context, call: ast.Call, qualified: str, entries) -> None:
+    by_keyword = {entry.api: entry for entry in entries}
+    factory = context.factory
+    for keyword in call.keywords:
+        entry = by_keyword.get(keyword.arg)
+        if entry is None:
+            continue
+        span = factory.span(keyword)
+        fix = None
+        if entry.fix != "none":
+            fix = Fix(
+                title=f"Remove `{keyword.arg}=` (MindSpore has no such argument)",
+                safe=entry.fix == "safe",
+                rewrite="call-arguments",
+                arguments=(("call", factory.span(call)), ("rename_keywords", ()), ("drop_keywords", (keyword.arg,))),
+            )
+        context.add(factory.finding(entry, span, "exact", api=f"{qualified}({keyword.arg}=...)", fix=fix))
+
+
+def _is_mask(node: ast.expr) -> bool:
+    node_type = type(node)
+    if node_type is ast.Compare:
+        return True
+    if node_type is ast.UnaryOp and type(node.op) is ast.Invert:
+        return _is_mask(node.operand)
+    if node_type is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr):
+        return _is_mask(node.left) or _is_mask(node.right)
+    if node_type is ast.Name:
+        return "mask" in node.id.lower()
+    if node_type is ast.Attribute:
+        return "mask" in node.attr.lower()
+    return False
+
+
+def on_subscript(walker, node: ast.Subscript) -> None:
+    entries = walker.context.view.patterns.get(BOOLEAN_MASK_INDEX)
+    if not entries or not _is_mask(node.slice):
+        return
+    value_type = walker.infer(node.value)
+    if value_type is not None and value_type != TENSOR:
+        return
+    confidence = "inferred" if value_type == TENSOR else "heuristic"
+    factory = walker.context.factory
+    span = factory.span(node)
+    for entry in entries:
+        walker.context.add(factory.finding(entry, span, confidence, api="tensor[mask]"))

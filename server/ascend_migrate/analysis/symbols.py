@@ -1,0 +1,137 @@
+"""What names mean: import bindings, local classes, and the simple local types the engine infers.
+
+A binding is a small tuple `(kind, value)`:
+- `("import", "torch.nn")`: the name is bound by an import to that qualified name;
+- `("class", ClassInfo)`: a class defined in this module;
+- `("value", type_or_None)`: a variable; its type when the engine could infer one (see `infer`);
+- `("function", None)`: a function defined here (it shadows whatever the name meant before).
+
+Types are qualified class names (`torch.Tensor`, `torch.optim.Adam`, `torch.nn.Linear`) or `local:Name` for a
+class of this module. `family(type)` lists the type and what it derives from, for method look-ups.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+TENSOR = "torch.Tensor"
+MODULE = "torch.nn.Module"
+OPTIMIZER = "torch.optim.Optimizer"
+
+Binding = tuple  # (kind, value)
+
+# torch functions whose result is not a tensor, though their names look like tensor functions.
+_NON_TENSOR_FUNCTIONS = frozenset(
+    "torch.device torch.dtype torch.no_grad torch.enable_grad torch.inference_mode torch.set_grad_enabled "
+    "torch.manual_seed torch.seed torch.save torch.load torch.is_tensor torch.is_floating_point torch.numel "
+    "torch.get_default_dtype torch.set_default_dtype torch.is_grad_enabled torch.compile torch.autocast "
+    "torch.set_printoptions torch.get_num_threads torch.set_num_threads torch.use_deterministic_algorithms "
+    "torch.Generator torch.Size torch.finfo torch.iinfo torch.is_complex torch.is_nonzero torch.equal "
+    "torch.allclose torch.broadcast_shapes torch.typename".split()
+)
+_TENSOR_NAMESPACES = ("torch.", "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+_NON_TENSOR_NAMESPACES = (
+    "torch.cuda.", "torch.backends.", "torch.distributed.", "torch.utils.", "torch.jit.", "torch.fx.",
+    "torch.onnx.", "torch.autograd.", "torch.optim.", "torch.hub.", "torch.multiprocessing.", "torch.amp.",
+    "torch.profiler.", "torch.testing.", "torch.nn.init.", "torch.nn.utils.", "torch.npu.", "torch.compiler.",
+)
+# Tensor methods whose result is not a tensor.
+NON_TENSOR_METHODS = frozenset(
+    "item tolist size dim numel data_ptr is_contiguous element_size nelement ndimension get_device type "
+    "numpy backward register_hook is_floating_point is_complex stride storage untyped_storage equal "
+    "allclose __len__ cpu_numpy is_pinned is_shared is_set_to".split()
+)
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    bases: tuple[str, ...]  # qualified names of the bases, or local:Name
+    attributes: dict[str, str | None] = field(default_factory=dict)  # self.x → type, filled while walking
+
+
+def is_tensor_function(qualified: str) -> bool:
+    if qualified in _NON_TENSOR_FUNCTIONS or qualified.startswith(_NON_TENSOR_NAMESPACES):
+        return False
+    if not qualified.startswith(_TENSOR_NAMESPACES):
+        return False
+    last = qualified.rsplit(".", 1)[-1]
+    return last[:1].islower() and not last.startswith("_") and qualified.count(".") <= 3
+
+
+def constructed_type(qualified: str) -> str | None:
+    """The type of `qualified(...)` when `qualified` is a torch class we track, else None."""
+    last = qualified.rsplit(".", 1)[-1]
+    if not last[:1].isupper():
+        return None
+    if qualified in (TENSOR, "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        return TENSOR
+    if qualified.startswith("torch.optim.") and ".lr_scheduler." not in qualified:
+        return qualified
+    if qualified.startswith("torch.nn.") and not qualified.startswith(("torch.nn.functional.", "torch.nn.init.", "torch.nn.utils.")):
+        return qualified
+    if qualified.startswith(("torch_npu.optim.", "apex.optimizers.")):
+        return qualified
+    return None
+
+
+class TypeSystem:
+    """Derivation of tracked types, with the module's own classes."""
+
+    def __init__(self, classes: dict[str, ClassInfo]) -> None:
+        self.classes = classes
+        self._families: dict[str, tuple[str, ...]] = {}
+
+    def family(self, type_name: str | None) -> tuple[str, ...]:
+        if not type_name:
+            return ()
+        cached = self._families.get(type_name)
+        if cached is None:
+            cached = self._families[type_name] = self._compute_family(type_name, set())
+        return cached
+
+    def _compute_family(self, type_name: str, seen: set[str]) -> tuple[str, ...]:
+        if type_name in seen:
+            return ()
+        seen.add(type_name)
+        if type_name.startswith("local:"):
+            info = self.classes.get(type_name[6:])
+            result = [type_name]
+            for base in info.bases if info else ():
+                for item in self._compute_family(base, seen):
+                    if item not in result:
+                        result.append(item)
+            return tuple(result)
+        if type_name == TENSOR:
+            return (TENSOR,)
+        if type_name.startswith(("torch.optim.", "torch_npu.optim.", "apex.optimizers.")):
+            return (type_name, OPTIMIZER) if type_name != OPTIMIZER else (OPTIMIZER,)
+        if type_name.startswith("torch.nn."):
+            return (type_name, MODULE) if type_name != MODULE else (MODULE,)
+        return (type_name,)
+
+    def is_module(self, type_name: str | None) -> bool:
+        return MODULE in self.family(type_name)
+
+
+def import_bindings(statement: ast.Import | ast.ImportFrom) -> list[tuple[str, Binding]]:
+    """The names an import statement binds, with what they are bound to."""
+    bound: list[tuple[str, Binding]] = []
+    if isinstance(statement, ast.Import):
+        for alias in statement.names:
+            if alias.asname:
+                bound.append((alias.asname, ("import", alias.name)))
+            else:
+                root = alias.name.split(".", 1)[0]
+                bound.append((root, ("import", root)))
+    else:
+        if statement.level or not statement.module:
+            for alias in statement.names:  # relative imports are the project's own code
+                bound.append((alias.asname or alias.name, ("value", None)))
+            return bound
+        for alias in statement.names:
+            if alias.name == "*":
+                continue
+            bound.append((alias.asname or alias.name, ("import", f"{statement.module}.{alias.name}")))
+    return bound

@@ -1,0 +1,427 @@
+"""The one pass over a chunk's syntax tree: scopes, name resolution and local types, feeding every rule family.
+
+Each node is visited once. Names are resolved through the scope chain (function scopes, then the module's
+bindings); the outermost attribute chain that resolves through an import is one reference (`torch.nn.Linear`,
+never also `torch.nn`). Anything else with an attribute is a method or attribute on a receiver whose type
+the walker infers from local assignments, annotations and calls.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.rules import RuleContext, imports, methods, names, patterns, strings
+from ascend_migrate.analysis.symbols import (
+    NON_TENSOR_METHODS,
+    TENSOR,
+    Binding,
+    ClassInfo,
+    TypeSystem,
+    constructed_type,
+    import_bindings,
+    is_tensor_function,
+)
+
+_SKIPPED = (ast.Load, ast.Store, ast.Del, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+_FORWARD_NAMES = ("forward", "construct")
+_CLASS_SCOPE = "<class body>"  # marks a class body's scope (not a valid identifier, so never a real name)
+
+
+class Walker:
+    def __init__(self, module_bindings: dict[str, Binding], types: TypeSystem, context: RuleContext) -> None:
+        self.scopes: list[dict[str, Binding]] = [module_bindings]
+        self.types = types
+        self.context = context
+        self.class_stack: list[ClassInfo | None] = []
+        self.module_writes: list[tuple] = []
+        self._dispatch = {
+            ast.Call: self.visit_call,
+            ast.Attribute: self.visit_attribute,
+            ast.Name: self.visit_name,
+            ast.Assign: self.visit_assign,
+            ast.AnnAssign: self.visit_annotated_assign,
+            ast.AugAssign: self.visit_augmented_assign,
+            ast.FunctionDef: self.visit_function,
+            ast.AsyncFunctionDef: self.visit_function,
+            ast.ClassDef: self.visit_class,
+            ast.Lambda: self.visit_lambda,
+            ast.Import: self.visit_import,
+            ast.ImportFrom: self.visit_import,
+            ast.Expr: self.visit_expression_statement,
+            ast.Compare: self.visit_compare,
+            ast.Subscript: self.visit_subscript,
+            ast.Constant: self.visit_constant,
+            ast.For: self.visit_for,
+            ast.AsyncFor: self.visit_for,
+            ast.With: self.visit_with,
+            ast.AsyncWith: self.visit_with,
+            ast.ListComp: self.visit_comprehension,
+            ast.SetComp: self.visit_comprehension,
+            ast.GeneratorExp: self.visit_comprehension,
+            ast.DictComp: self.visit_comprehension,
+            ast.Dict: self.visit_dict,
+            ast.NamedExpr: self.visit_named_expression,
+        }
+        for skipped in _SKIPPED:
+            for subclass in [skipped, *skipped.__subclasses__()]:
+                self._dispatch[subclass] = _ignore
+
+    # --- traversal -------------------------------------------------------------------------------------
+    def visit(self, node: ast.AST) -> None:
+        handler = self._dispatch.get(type(node))
+        if handler is not None:
+            handler(node)
+        else:
+            self.visit_children(node)
+
+    def visit_children(self, node: ast.AST) -> None:
+        visit = self.visit
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
+            if value is None:
+                continue
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        visit(item)
+            elif isinstance(value, ast.AST):
+                visit(value)
+
+    def visit_all(self, nodes) -> None:
+        for node in nodes:
+            if node is not None:
+                self.visit(node)
+
+    # --- names -----------------------------------------------------------------------------------------
+    def lookup(self, name: str) -> Binding | None:
+        scopes = self.scopes
+        innermost = len(scopes) - 1
+        for index in range(innermost, -1, -1):
+            scope = scopes[index]
+            if index != innermost and _CLASS_SCOPE in scope:
+                continue  # a class body's names are not visible from the functions inside it
+            binding = scope.get(name)
+            if binding is not None:
+                return binding
+        return None
+
+    def bind(self, name: str, binding: Binding) -> None:
+        scopes = self.scopes
+        scopes[-1][name] = binding
+        if len(scopes) == 1:  # a module-level name: part of what the chunk contributes to the module
+            kind, value = binding
+            self.module_writes.append((name, kind, value.name if kind == "class" else value))
+
+    def qualified_name(self, node: ast.expr) -> str | None:
+        """`torch.nn.Linear` for `nn.Linear` after `import torch.nn as nn`; None unless rooted in an import."""
+        parts: list[str] = []
+        while type(node) is ast.Attribute:
+            parts.append(node.attr)
+            node = node.value
+        if type(node) is not ast.Name:
+            return None
+        binding = self.lookup(node.id)
+        if binding is None or binding[0] != "import":
+            return None
+        if not parts:
+            return binding[1]
+        parts.reverse()
+        return binding[1] + "." + ".".join(parts)
+
+    def root_name(self, node: ast.expr) -> str | None:
+        while type(node) is ast.Attribute:
+            node = node.value
+        return node.id if type(node) is ast.Name else None
+
+    def infer(self, node: ast.expr | None) -> str | None:
+        """The type of an expression when it follows from what the walker has seen, else None."""
+        node_type = type(node)
+        if node_type is ast.Name:
+            binding = self.lookup(node.id)
+            if binding is None:
+                return None
+            kind, value = binding
+            if kind == "value":
+                return value
+            if kind == "import":
+                return None
+            return None
+        if node_type is ast.Call:
+            return self.call_type(node)
+        if node_type is ast.Attribute:
+            value = node.value
+            if type(value) is ast.Name and value.id == "self" and self.class_stack and self.class_stack[-1] is not None:
+                return self.class_stack[-1].attributes.get(node.attr)
+            if node.attr in ("T", "mT", "H", "data", "grad", "real", "imag") and self.infer(value) == TENSOR:
+                return TENSOR
+            return None
+        if node_type is ast.BinOp:
+            if self.infer(node.left) == TENSOR or self.infer(node.right) == TENSOR:
+                return TENSOR
+            return None
+        if node_type is ast.UnaryOp:
+            return self.infer(node.operand) if isinstance(node.op, (ast.USub, ast.Invert, ast.UAdd)) else None
+        if node_type is ast.Subscript:
+            return TENSOR if self.infer(node.value) == TENSOR else None
+        return None
+
+    def call_type(self, node: ast.Call) -> str | None:
+        func = node.func
+        qualified = self.qualified_name(func)
+        if qualified is not None:
+            if is_tensor_function(qualified):
+                return TENSOR
+            return constructed_type(qualified)
+        if type(func) is ast.Name:
+            binding = self.lookup(func.id)
+            if binding is not None:
+                kind, value = binding
+                if kind == "class":
+                    return f"local:{value.name}"
+                if kind == "value" and self.types.is_module(value):
+                    return TENSOR  # calling a module runs its forward
+            return None
+        if type(func) is ast.Attribute:
+            receiver_type = self.infer(func.value)
+            if receiver_type == TENSOR and func.attr not in NON_TENSOR_METHODS:
+                return TENSOR
+            if receiver_type is not None and self.types.is_module(receiver_type) and func.attr in ("to", "cuda", "npu", "cpu", "train", "eval", "half", "float", "double", "requires_grad_"):
+                return receiver_type  # these return the module itself
+            if type(func.value) is ast.Name and func.value.id == "self" and self.types.is_module(receiver_type):
+                return TENSOR
+            attribute_type = self.infer(func)
+            if attribute_type is not None and self.types.is_module(attribute_type):
+                return TENSOR  # self.fc(x)
+        return None
+
+    # --- expressions -----------------------------------------------------------------------------------
+    def visit_name(self, node: ast.Name) -> None:
+        binding = self.lookup(node.id)
+        if binding is not None and binding[0] == "import":
+            names.on_reference(self.context, binding[1], node, None, node.id)
+
+    def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None) -> None:
+        qualified = self.qualified_name(node)
+        if qualified is not None:
+            names.on_reference(self.context, qualified, node, call, self.root_name(node))
+            return
+        self.visit(node.value)
+        methods.on_attribute(self.context, node, self.infer(node.value), call, self.types)
+
+    def visit_call(self, node: ast.Call) -> None:
+        func = node.func
+        func_type = type(func)
+        if func_type is ast.Attribute:
+            self.visit_attribute(func, node)
+        elif func_type is ast.Name:
+            binding = self.lookup(func.id)
+            if binding is not None and binding[0] == "import":
+                names.on_reference(self.context, binding[1], func, node, func.id)
+        else:
+            self.visit(func)
+        for argument in node.args:
+            self.visit(argument)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
+        strings.on_call(self, node)
+        patterns.on_call(self, node)
+
+    def visit_compare(self, node: ast.Compare) -> None:
+        self.visit(node.left)
+        self.visit_all(node.comparators)
+        strings.on_compare(self.context, node)
+
+    def visit_subscript(self, node: ast.Subscript) -> None:
+        self.visit(node.value)
+        self.visit(node.slice)
+        patterns.on_subscript(self, node)
+
+    def visit_constant(self, node: ast.Constant) -> None:
+        if type(node.value) is str:
+            strings.on_string(self.context, node)
+
+    def visit_dict(self, node: ast.Dict) -> None:
+        self.visit_all(node.keys)
+        self.visit_all(node.values)
+        strings.on_dict(self.context, node)
+
+    def visit_expression_statement(self, node: ast.Expr) -> None:
+        value = node.value
+        if type(value) is ast.Constant and type(value.value) is str:
+            return  # a docstring or a bare string: prose, never a finding
+        self.visit(value)
+
+    def visit_named_expression(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self.bind(node.target.id, ("value", self.infer(node.value)))
+
+    # --- statements that bind ----------------------------------------------------------------------------
+    def visit_assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        value_type = self.infer(node.value)
+        for target in node.targets:
+            self.visit_target(target, value_type)
+        strings.on_assign(self.context, node.targets, node.value)
+
+    def visit_annotated_assign(self, node: ast.AnnAssign) -> None:
+        self.visit(node.annotation)
+        value_type = None
+        if node.value is not None:
+            self.visit(node.value)
+            value_type = self.infer(node.value)
+        if value_type is None:
+            value_type = self.annotation_type(node.annotation)
+        self.visit_target(node.target, value_type)
+        if node.value is not None:
+            strings.on_assign(self.context, [node.target], node.value)
+
+    def visit_augmented_assign(self, node: ast.AugAssign) -> None:
+        self.visit(node.value)
+        target = node.target
+        if type(target) is not ast.Name:
+            self.visit(target)
+
+    def visit_target(self, target: ast.expr, value_type: str | None) -> None:
+        target_type = type(target)
+        if target_type is ast.Name:
+            self.bind(target.id, ("value", value_type))
+        elif target_type is ast.Attribute:
+            value = target.value
+            if type(value) is ast.Name and value.id == "self" and self.class_stack and self.class_stack[-1] is not None:
+                self.class_stack[-1].attributes[target.attr] = value_type
+                return
+            self.visit_attribute(target)
+        elif target_type in (ast.Tuple, ast.List):
+            for element in target.elts:
+                self.visit_target(element, None)
+        elif target_type is ast.Starred:
+            self.visit_target(target.value, None)
+        else:
+            self.visit(target)
+
+    def visit_for(self, node: ast.For | ast.AsyncFor) -> None:
+        self.visit(node.iter)
+        self.visit_target(node.target, None)
+        self.visit_all(node.body)
+        self.visit_all(node.orelse)
+
+    def visit_with(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self.visit_target(item.optional_vars, None)
+        self.visit_all(node.body)
+
+    def visit_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        imports.on_import(self.context, node)
+        for name, binding in import_bindings(node):
+            self.bind(name, binding)
+
+    def annotation_type(self, annotation: ast.expr | None) -> str | None:
+        if annotation is None:
+            return None
+        qualified = self.qualified_name(annotation)
+        if qualified is None and type(annotation) is ast.Constant and type(annotation.value) is str:
+            return TENSOR if annotation.value in ("torch.Tensor", "Tensor") else None
+        if qualified is None:
+            return None
+        return TENSOR if qualified in (TENSOR, "torch.nn.Parameter") else constructed_type(qualified)
+
+    # --- scopes ----------------------------------------------------------------------------------------
+    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.visit_all(node.decorator_list)
+        arguments = node.args
+        self.visit_all(arguments.defaults)
+        self.visit_all(arguments.kw_defaults)
+        strings.on_function_defaults(self.context, arguments)
+        all_arguments = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        for argument in (*all_arguments, arguments.vararg, arguments.kwarg):
+            if argument is not None and argument.annotation is not None:
+                self.visit(argument.annotation)
+        if node.returns is not None:
+            self.visit(node.returns)
+        current_class = self.class_stack[-1] if self.class_stack else None
+        self.bind(node.name, ("function", None))
+        if current_class is not None:
+            methods.on_definition(self.context, node, f"local:{current_class.name}", self.types)
+        scope: dict[str, Binding] = {}
+        is_forward = current_class is not None and node.name in _FORWARD_NAMES and self.types.is_module(f"local:{current_class.name}")
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults_start = len(positional) - len(arguments.defaults)
+        for index, argument in enumerate(all_arguments):
+            argument_type = self.annotation_type(argument.annotation)
+            if index == 0 and current_class is not None and argument.arg == "self":
+                argument_type = f"local:{current_class.name}"
+            elif argument_type is None and is_forward and index < defaults_start and index < len(positional):
+                argument_type = TENSOR  # forward(self, x): the inputs of a module are tensors
+            scope[argument.arg] = ("value", argument_type)
+        for argument in (arguments.vararg, arguments.kwarg):
+            if argument is not None:
+                scope[argument.arg] = ("value", None)
+        self.scopes.append(scope)
+        self.class_stack.append(current_class)  # methods see self.attributes of their class
+        try:
+            self.visit_all(node.body)
+        finally:
+            self.class_stack.pop()
+            self.scopes.pop()
+
+    def visit_lambda(self, node: ast.Lambda) -> None:
+        arguments = node.args
+        self.visit_all(arguments.defaults)
+        self.visit_all(arguments.kw_defaults)
+        scope = {argument.arg: ("value", None) for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+        self.scopes.append(scope)
+        try:
+            self.visit(node.body)
+        finally:
+            self.scopes.pop()
+
+    def visit_class(self, node: ast.ClassDef) -> None:
+        self.visit_all(node.decorator_list)
+        self.visit_all(node.bases)
+        for keyword in node.keywords:
+            self.visit(keyword.value)
+        existing = self.lookup(node.name)
+        if existing is not None and existing[0] == "class":
+            info = existing[1]  # found by the module pre-pass
+        else:
+            info = ClassInfo(node.name, tuple(base for base in (self.base_type(base) for base in node.bases) if base))
+            self.types.classes.setdefault(node.name, info)
+        self.bind(node.name, ("class", info))
+        self.scopes.append({_CLASS_SCOPE: ("value", None)})
+        self.class_stack.append(info)
+        try:
+            self.visit_all(node.body)
+        finally:
+            self.class_stack.pop()
+            self.scopes.pop()
+
+    def base_type(self, base: ast.expr) -> str | None:
+        qualified = self.qualified_name(base)
+        if qualified is not None:
+            return qualified
+        if type(base) is ast.Name:
+            binding = self.lookup(base.id)
+            if binding is not None and binding[0] == "class":
+                return f"local:{binding[1].name}"
+        return None
+
+    def visit_comprehension(self, node) -> None:
+        self.scopes.append({})
+        try:
+            for generator in node.generators:
+                self.visit(generator.iter)
+                self.visit_target(generator.target, TENSOR if self.infer(generator.iter) == TENSOR else None)
+                self.visit_all(generator.ifs)
+            if type(node) is ast.DictComp:
+                self.visit(node.key)
+                self.visit(node.value)
+            else:
+                self.visit(node.elt)
+        finally:
+            self.scopes.pop()
+
+
+def _ignore(node: ast.AST) -> None:
+    return None
