@@ -1,15 +1,277 @@
-"""`ascend-migrate fix`: see its owner's module docstring once implemented."""
+"""`ascend-migrate fix PATH...`: apply the fixes of the findings, as a diff (default) or in place (--write).
+
+Each file is analysed, fixed, and analysed again until nothing changes (at most a few passes: a fix that
+overlapped another lands in the next pass). Files that do not parse are reported and never touched.
+Writes are atomic (a temporary file beside the real file, then a rename) and keep the file's mode,
+encoding, byte-order mark and line breaks. Every change is listed on stderr, and with --report in a CSV
+or JSON file: file, line, code, before, after.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascend_migrate.commands.common import add_settings_arguments, print_error, settings_from_arguments
+
+EXIT_CLEAN, EXIT_CHANGES_OR_ERRORS, EXIT_USAGE = 0, 1, 2
+MAX_PASSES = 4
+REPORT_SUFFIXES = (".csv", ".json")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("fix", help="(being built)")
+    parser = subparsers.add_parser(
+        "fix",
+        help="apply the fixes: print a diff (default) or change the files in place (--write)",
+        description="Apply the safe fixes of the findings (and the unsafe ones with --unsafe). Without --write "
+        "nothing is changed and a unified diff is printed; exit 1 when that diff is not empty or a file could not be fixed.",
+    )
+    parser.add_argument("paths", nargs="*", type=Path, default=None, metavar="PATH", help="files or directories (default: .)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--diff", action="store_true", help="print a unified diff and change nothing (the default)")
+    mode.add_argument("--write", action="store_true", help="change the files in place")
+    parser.add_argument("--unsafe", action="store_true", help="also apply fixes that may change behaviour")
+    parser.add_argument("--report", type=Path, metavar="FILE", help="write the change list to FILE (.csv or .json)")
+    add_settings_arguments(parser)
     parser.set_defaults(run=run)
 
 
+@dataclass
+class _Outcome:
+    """What fixing one file did."""
+
+    path: str
+    original: str
+    text: str
+    changes: list = field(default_factory=list)  # list[Change]
+    skipped: list = field(default_factory=list)  # list[SkippedFix]
+
+
 def run(arguments: argparse.Namespace) -> int:
-    print("ascend-migrate fix: not available in this build yet")
-    return 2
+    from ascend_migrate.config import ConfigError
+    from ascend_migrate.kb.loader import KnowledgeBaseError
+
+    paths = arguments.paths or [Path(".")]
+    if arguments.report is not None and arguments.report.suffix.lower() not in REPORT_SUFFIXES:
+        print_error(f"--report {arguments.report}: the file name must end in .csv or .json")
+        return EXIT_USAGE
+    try:
+        settings = settings_from_arguments(arguments, paths)
+    except ConfigError as error:
+        print_error(str(error))
+        return EXIT_USAGE
+    try:
+        from ascend_migrate.analysis.engine import analyze_file
+    except ImportError:
+        print_error("the analysis engine is not available in this build")
+        return EXIT_USAGE
+    from ascend_migrate.workspace import discover
+
+    discovered = discover(paths, settings)
+    problems = [(error.path, error.line, error.message) for error in discovered.skipped]
+    outcomes: list[_Outcome] = []
+    guard = _WriteGuard(paths)
+    for path in discovered.files:
+        display = _display_path(path)
+        try:
+            outcome = _fix_file(path, display, settings, analyze_file, arguments.unsafe)
+        except KnowledgeBaseError as error:
+            print_error(f"the knowledge base is broken: {error}")
+            return EXIT_USAGE
+        except _Skip as skip:
+            problems.append((display, skip.line, skip.message))
+            continue
+        outcomes.append(outcome)
+        if arguments.write and outcome.text != outcome.original:
+            refusal = guard.refusal(path)
+            if refusal is None:
+                refusal = _write(path, outcome.text)
+            if refusal is not None:
+                problems.append((display, None, refusal))
+                outcome.changes.clear()
+    changed = [outcome for outcome in outcomes if outcome.text != outcome.original]
+    if not arguments.write:
+        _print_diff(changed)
+    _print_changes(outcomes, problems, arguments.write)
+    if arguments.report is not None:
+        try:
+            _write_report(arguments.report, outcomes, problems)
+        except OSError as error:
+            print_error(f"cannot write {arguments.report}: {error.strerror or error}")
+            return EXIT_USAGE
+    if problems or (changed and not arguments.write):
+        return EXIT_CHANGES_OR_ERRORS
+    return EXIT_CLEAN
+
+
+class _Skip(Exception):
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) -> _Outcome:
+    import ast
+
+    from ascend_migrate.fixes import fix_all
+    from ascend_migrate.workspace import read_source
+
+    try:
+        original = read_source(path)
+    except (OSError, ValueError) as error:
+        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise _Skip(f"cannot read: {message}") from None
+    try:
+        ast.parse(original)
+    except SyntaxError as error:
+        raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
+    outcome = _Outcome(display, original, original)
+    for _ in range(MAX_PASSES):
+        findings = analyze_file(outcome.text, display, settings).findings
+        result = fix_all(outcome.text, findings, unsafe=unsafe)
+        outcome.skipped = list(result.skipped)
+        if not result.changed:
+            break
+        outcome.changes.extend(result.changes)
+        outcome.text = result.text
+    return outcome
+
+
+def _display_path(path: Path) -> str:
+    import os
+
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+class _WriteGuard:
+    """Only files inside the given paths are written, never through a symlink that leads out of them."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.directories = [path.resolve() for path in paths if path.is_dir()]
+        self.files = {Path(path).absolute() for path in paths if not path.is_dir()}
+
+    def refusal(self, path: Path) -> str | None:
+        real = path.resolve()
+        if path.absolute() in self.files and not path.is_symlink():
+            return None
+        if any(real == directory or directory in real.parents for directory in self.directories):
+            return None
+        return f"not written: it is a symlink to {real}, outside the given paths"
+
+
+def _write(path: Path, text: str) -> str | None:
+    """Write `text` over the file `path` points to, atomically, in the file's encoding; a reason on failure."""
+    import codecs
+    import os
+    import tempfile
+    import tokenize
+
+    real = path.resolve()
+    try:
+        with open(real, "rb") as handle:
+            encoding, _ = tokenize.detect_encoding(handle.readline)
+            handle.seek(0)
+            has_bom = handle.read(3) == codecs.BOM_UTF8
+        data = text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
+        if has_bom:
+            data = codecs.BOM_UTF8 + data
+        mode = os.stat(real).st_mode & 0o7777
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    except (OSError, SyntaxError, UnicodeEncodeError, LookupError) as error:
+        return f"not written: {getattr(error, 'strerror', None) or error}"
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, real)
+    except OSError as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return f"not written: {error.strerror or error}"
+    return None
+
+
+def _print_diff(outcomes: list[_Outcome]) -> None:
+    import difflib
+
+    for outcome in outcomes:
+        lines = difflib.unified_diff(
+            _lines(outcome.original), _lines(outcome.text), fromfile=f"a/{outcome.path}", tofile=f"b/{outcome.path}"
+        )
+        for line in lines:
+            sys.stdout.write(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+    sys.stdout.flush()
+
+
+def _lines(text: str) -> list[str]:
+    from ascend_migrate.fixes.text import NEWLINE
+
+    lines, start = [], 0
+    for match in NEWLINE.finditer(text):
+        lines.append(text[start:match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
+def _one_line(text: str) -> str:
+    return " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip()) or "(nothing)"
+
+
+def _print_changes(outcomes: list[_Outcome], problems: list, written: bool) -> None:
+    applied = files = unsafe_left = 0
+    for outcome in outcomes:
+        for change in outcome.changes:
+            print(f"{outcome.path}:{change.line}: {change.code} {_one_line(change.before)} -> {_one_line(change.after)}", file=sys.stderr)
+        applied += sum(1 for change in outcome.changes if change.code != "import")
+        files += bool(outcome.changes)
+        unsafe_left += sum(1 for skip in outcome.skipped if skip.reason.startswith("unsafe"))
+    for path, line, message in problems:
+        location = f"{path}:{line}" if line else path
+        print(f"ascend-migrate: {location}: {message}", file=sys.stderr)
+    verb = "applied" if written else "would apply"
+    summary = f"{verb} {applied} fix{'es' if applied != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+    if unsafe_left:
+        summary += f"; {unsafe_left} unsafe fix{'es' if unsafe_left != 1 else ''} left (apply with --unsafe)"
+    if problems:
+        summary += f"; {len(problems)} file{'s' if len(problems) != 1 else ''} skipped"
+    print(summary, file=sys.stderr)
+
+
+def _write_report(output: Path, outcomes: list[_Outcome], problems: list) -> None:
+    import csv
+    import io
+    import json
+
+    from ascend_migrate.reports.output import write_atomically
+
+    rows = [
+        {"file": outcome.path, "line": change.line, "code": change.code, "title": change.title, "before": change.before, "after": change.after}
+        for outcome in outcomes
+        for change in outcome.changes
+    ]
+    if output.suffix.lower() == ".json":
+        skipped = [
+            {"file": outcome.path, "line": skip.finding.line, "code": skip.finding.code, "reason": skip.reason}
+            for outcome in outcomes
+            for skip in outcome.skipped
+        ]
+        errors = [{"file": path, "line": line, "message": message} for path, line, message in problems]
+        text = json.dumps({"changes": rows, "skipped": skipped, "errors": errors}, indent=2, ensure_ascii=False) + "\n"
+    else:
+        buffer = io.StringIO()
+        table = csv.DictWriter(buffer, fieldnames=["file", "line", "code", "title", "before", "after"], lineterminator="\n")
+        table.writeheader()
+        table.writerows(rows)
+        text = buffer.getvalue()
+    write_atomically(output, text.encode("utf-8"))

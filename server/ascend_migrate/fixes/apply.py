@@ -1,0 +1,222 @@
+"""Fixing a whole file: every chosen fix applied together, imports merged, and the result checked.
+
+Guarantees: the output parses (a fix that would break it is dropped and reported), text outside the
+edited spans is unchanged, a line that ends in `# ascend-migrate: ignore` is never touched, and fixes whose
+code no longer matches give no edits, so running again on the fixed text changes nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.fixes.errors import FixError
+from ascend_migrate.fixes.families import code_edits, is_import_only
+from ascend_migrate.fixes.imports import add_import_edits, remove_import_edits
+from ascend_migrate.fixes.suppression import suppressed_lines
+from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFix:
+    """A fix that was not applied, and why."""
+
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One entry of the change report: the lines an applied fix changed, before and after."""
+
+    line: int
+    code: str  # the finding's code, or "import" for an import added or removed
+    title: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class FixResult:
+    text: str
+    applied: tuple[Finding, ...] = ()
+    skipped: tuple[SkippedFix, ...] = ()
+    edits: tuple[TextEdit, ...] = ()  # every edit made, against the original text
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    finding: Finding
+    edits: tuple[TextEdit, ...]
+
+
+class _Context:
+    """What every step needs to know about the original text; built once per file."""
+
+    def __init__(self, source: str, tree: ast.Module) -> None:
+        self.source = source
+        self.tree = tree
+        self.index = LineIndex(source)
+        self.suppressed = suppressed_lines(source)
+
+
+def edits_for(fix: Fix, source: str) -> list[TextEdit]:
+    """The minimal edits for one fix, imports included; [] when it has nothing left to change.
+
+    Raises FixError when the fix's data does not fit the text (the source must parse).
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as error:
+        raise FixError(f"the file does not parse (line {error.lineno}): {error.msg}") from None
+    context = _Context(source, tree)
+    edits = code_edits(fix, source, context.index)
+    if not edits and not is_import_only(fix):
+        return []
+    return _with_imports(context, edits, [fix])
+
+
+def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> FixResult:
+    """Apply every safe fix (and the unsafe ones when `unsafe`) of one file's findings together."""
+    fixable = [finding for finding in findings if finding.fix is not None]
+    fixable.sort(key=lambda finding: (finding.line, finding.column, finding.code))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as error:
+        reason = f"the file does not parse (line {error.lineno}): {error.msg}"
+        return FixResult(source, skipped=tuple(SkippedFix(finding, reason) for finding in fixable))
+    context = _Context(source, tree)
+    skipped: list[SkippedFix] = []
+    planned: list[_Planned] = []
+    for finding in fixable:
+        plan = _plan(context, finding, planned, unsafe)
+        if isinstance(plan, str):
+            skipped.append(SkippedFix(finding, plan))
+        else:
+            planned.append(plan)
+    text, edits = _assemble_checked(context, planned, skipped)
+    if not edits:
+        return FixResult(source, skipped=tuple(skipped))
+    changes = _changes(context, planned, edits)
+    return FixResult(text, tuple(plan.finding for plan in planned), tuple(skipped), tuple(edits), tuple(changes))
+
+
+def _plan(context: _Context, finding: Finding, planned: Sequence[_Planned], unsafe: bool) -> _Planned | str:
+    """The finding's edits, or the reason it cannot be applied with the fixes planned so far."""
+    fix = finding.fix
+    assert fix is not None
+    if not fix.safe and not unsafe:
+        return "unsafe fix: apply it with --unsafe (or one by one in the editor)"
+    try:
+        edits = code_edits(fix, context.source, context.index)
+        if fix.add_imports:
+            add_import_edits(context.source, context.tree, fix.add_imports, context.index)
+    except FixError as error:
+        return str(error)
+    if not edits and not is_import_only(fix):
+        return "nothing to change: the code no longer matches this fix"
+    for edit in edits:
+        suppressed = [line for line in touched_lines(edit) if line in context.suppressed]
+        if suppressed:
+            return f"line {suppressed[0]} is suppressed with '# ascend-migrate: ignore'"
+    for other in planned:
+        try:
+            sorted_spans(context.source, [*other.edits, *edits], context.index)
+        except OverlappingEditsError:
+            return f"overlaps the fix for {other.finding.code} at line {other.finding.line}; run fix again to apply it"
+    return _Planned(finding, tuple(edits))
+
+
+def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[SkippedFix]) -> tuple[str, list[TextEdit]]:
+    """Apply the planned fixes; drop (into `skipped`) the ones that make the text stop parsing."""
+    result = _assemble(context, planned)
+    if result is not None:
+        return result
+    for plan in list(planned):  # find the fixes that break the code on their own
+        if _assemble(context, [plan]) is None:
+            planned.remove(plan)
+            skipped.append(SkippedFix(plan.finding, "the fixed code would not parse; fix this line by hand"))
+    kept: list[_Planned] = []
+    for plan in list(planned):  # and those that break it together with others
+        if _assemble(context, [*kept, plan]) is None:
+            planned.remove(plan)
+            skipped.append(SkippedFix(plan.finding, "the fixed code would not parse together with the other fixes; run fix again"))
+        else:
+            kept.append(plan)
+    return _assemble(context, planned) or (context.source, [])
+
+
+def _assemble(context: _Context, planned: Sequence[_Planned]) -> tuple[str, list[TextEdit]] | None:
+    edits = [edit for plan in planned for edit in plan.edits]
+    fixes = [plan.finding.fix for plan in planned if plan.finding.fix is not None]
+    try:
+        all_edits = _with_imports(context, edits, fixes)
+        text = apply_edits(context.source, all_edits)
+        ast.parse(text)
+    except (SyntaxError, FixError, OverlappingEditsError):
+        return None
+    return text, all_edits
+
+
+def _with_imports(context: _Context, edits: list[TextEdit], fixes: Sequence[Fix]) -> list[TextEdit]:
+    """`edits` plus the import insertions and removals the fixes ask for (removals that would touch an
+    edited span or a suppressed line are left out)."""
+    add = [statement for fix in fixes for statement in fix.add_imports]
+    remove = [name for fix in fixes for name in fix.remove_imports]
+    result = list(edits)
+    if add:
+        result.extend(add_import_edits(context.source, context.tree, add, context.index))
+    if remove:
+        try:
+            fixed_tree = ast.parse(apply_edits(context.source, edits))
+        except SyntaxError:
+            return result  # the caller's parse check reports this
+        for removal in remove_import_edits(context.source, context.tree, remove, fixed_tree, context.suppressed, context.index):
+            try:
+                sorted_spans(context.source, [*result, removal], context.index)
+            except OverlappingEditsError:
+                continue
+            result.append(removal)
+    return result
+
+
+def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdit]) -> list[Change]:
+    code_edits_made = {edit for plan in planned for edit in plan.edits}
+    changes = [
+        Change(plan.finding.line, plan.finding.code, plan.finding.fix.title if plan.finding.fix else "", *_before_after(context, plan.edits))
+        for plan in planned
+        if plan.edits
+    ]
+    for edit in edits:
+        if edit in code_edits_made:
+            continue
+        if edit.line == edit.end_line and edit.column == edit.end_column:  # an insertion: only new lines
+            changes.append(Change(edit.line, "import", "add import", "", edit.new_text.strip("\r\n")))
+        else:
+            changes.append(Change(edit.line, "import", "remove unused import", *_before_after(context, (edit,))))
+    changes.sort(key=lambda change: change.line)
+    return changes
+
+
+def _before_after(context: _Context, edits: Sequence[TextEdit]) -> tuple[str, str]:
+    """The text of the whole lines the edits touch, before and after them."""
+    index = context.index
+    spans = sorted_spans(context.source, edits, index)
+    first_line = min(edit.line for edit in edits)
+    last_line = max(edit.end_line for edit in edits)
+    start = index.starts[first_line - 1]
+    end = max(index.line_end(last_line), max(span_end for _, span_end, _ in spans))
+    pieces, cursor = [], start
+    for span_start, span_end, edit in spans:
+        pieces.append(context.source[cursor:span_start])
+        pieces.append(edit.new_text)
+        cursor = span_end
+    pieces.append(context.source[cursor:end])
+    return context.source[start:end].rstrip("\r\n"), "".join(pieces).rstrip("\r\n")

@@ -1,0 +1,215 @@
+"""The `call-arguments` fix family: rename, drop, set and complement the arguments of one call with libcst.
+
+Only the call's own text is parsed, and only the tokens that change are edited, so the formatting of the
+rest of the call (line breaks, comments, trailing commas) stays as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import libcst
+
+from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.fixes.errors import FixError
+from ascend_migrate.fixes.text import LineIndex, diff_edits
+
+_EMPTY_MODULE = libcst.Module([])
+_TIGHT_EQUAL = libcst.AssignEqual(whitespace_before=libcst.SimpleWhitespace(""), whitespace_after=libcst.SimpleWhitespace(""))
+
+
+def as_mapping(value: Any) -> dict[str, Any]:
+    """A JSON object that `Fix.from_json` may have frozen into a tuple of pairs."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return dict(value)
+    try:
+        return {str(key): item for key, item in value}
+    except (TypeError, ValueError):
+        raise FixError(f"expected an object, got {value!r}") from None
+
+
+def span_of(arguments: Mapping[str, Any], key: str) -> tuple[int, int, int, int]:
+    value = arguments.get(key)
+    if not isinstance(value, (list, tuple)) or len(value) != 4 or not all(isinstance(item, int) for item in value):
+        raise FixError(f"{key!r} must be a span [line, column, end_line, end_column], got {value!r}")
+    return value[0], value[1], value[2], value[3]
+
+
+def node_text(node: libcst.CSTNode) -> str:
+    return _EMPTY_MODULE.code_for_node(node)
+
+
+def parse_call(index: LineIndex, arguments: Mapping[str, Any]) -> tuple[libcst.Call, str, tuple[int, int, int, int]]:
+    """The call expression at the `call` span, its text and the span."""
+    span = span_of(arguments, "call")
+    try:
+        text = index.slice(*span)
+    except ValueError as error:
+        raise FixError(f"the call span {list(span)} does not fit the text: {error}") from None
+    try:
+        node = libcst.parse_expression(text)
+    except libcst.ParserSyntaxError:
+        raise FixError(f"the text at line {span[0]} column {span[1]} is not an expression: {text[:60]!r}") from None
+    if not isinstance(node, libcst.Call):
+        raise FixError(f"the text at line {span[0]} column {span[1]} is not a call: {text[:60]!r}")
+    return node, text, span
+
+
+def call_arguments_edits(source: str, arguments: Mapping[str, Any], index: LineIndex | None = None) -> list[TextEdit]:
+    index = index or LineIndex(source)
+    call, text, span = parse_call(index, arguments)
+    callee = arguments.get("callee")
+    if callee and node_text(call.func) == callee:
+        return []  # already rewritten: a second run must not complement or add anything again
+    rewritten = rewrite_call(call, arguments)
+    return diff_edits(text, node_text(rewritten), span[0], span[1])
+
+
+def rewrite_call(call: libcst.Call, arguments: Mapping[str, Any]) -> libcst.Call:
+    rename = as_mapping(arguments.get("rename_keywords"))
+    drop = set(arguments.get("drop_keywords") or ())
+    set_values = as_mapping(arguments.get("set_keywords"))
+    defaults = as_mapping(arguments.get("default_keywords"))
+    complement = as_mapping(arguments.get("complement_keywords"))
+    positions = {name: int(position) for name, position in as_mapping(arguments.get("positions")).items()}
+    args = list(call.args)
+    positional = _positional_count(args)
+    last_positional = positional - 1 if positional == len([arg for arg in args if arg.keyword is None]) else -1
+
+    removed: set[int] = set()
+    for number, arg in enumerate(args):
+        name = _parameter_name(arg, number, positional, positions)
+        if name is None:
+            continue
+        is_keyword = arg.keyword is not None
+        if name in drop and (is_keyword or number == last_positional):
+            removed.add(number)
+        elif name in complement:
+            value = complement_of(arg.value)
+            if is_keyword or number == last_positional:
+                args[number] = _as_keyword(arg, complement[name], value)
+            else:
+                args[number] = arg.with_changes(value=value)
+        elif name in rename and (is_keyword or number == last_positional):
+            args[number] = _as_keyword(arg, rename[name], arg.value)
+    keep = arguments.get("keep_positional")
+    if isinstance(keep, int):
+        removed.update(number for number in range(keep, positional))
+    args = _without(args, removed)
+
+    for name, value_text in set_values.items():
+        number = _find(args, name, positions)
+        value = _expression(value_text)
+        if number is None:
+            args = _appended(call, args, _keyword(name, value))
+        elif node_text(args[number].value) != value_text:
+            args[number] = args[number].with_changes(value=value)
+    for name, value_text in defaults.items():
+        if _find(args, name, positions) is None:
+            args = _appended(call, args, _keyword(name, _expression(value_text)))
+    additions = arguments.get("add_positional") or ()
+    if additions and not args:
+        for value_text in additions:
+            args = _appended(call, args, libcst.Arg(value=_expression(value_text)))
+
+    rewritten = call.with_changes(args=args)
+    callee = arguments.get("callee")
+    if callee and node_text(call.func) != callee:
+        rewritten = rewritten.with_changes(func=_expression(callee))
+    method = arguments.get("method")
+    if method and isinstance(call.func, libcst.Attribute) and call.func.attr.value != method:
+        rewritten = rewritten.with_changes(func=call.func.with_changes(attr=libcst.Name(method)))
+    return rewritten
+
+
+def _positional_count(args: list[libcst.Arg]) -> int:
+    """How many leading plain positional arguments the call has (a `*args` makes later positions unknown)."""
+    count = 0
+    for arg in args:
+        if arg.keyword is not None or arg.star:
+            break
+        count += 1
+    return count
+
+
+def _parameter_name(arg: libcst.Arg, number: int, positional: int, positions: dict[str, int]) -> str | None:
+    if arg.keyword is not None:
+        return arg.keyword.value
+    if number < positional:
+        for name, position in positions.items():
+            if position == number:
+                return name
+    return None
+
+
+def _find(args: list[libcst.Arg], name: str, positions: dict[str, int]) -> int | None:
+    for number, arg in enumerate(args):
+        if arg.keyword is not None and arg.keyword.value == name:
+            return number
+    position = positions.get(name)
+    if position is not None and position < _positional_count(args):
+        return position
+    return None
+
+
+def _as_keyword(arg: libcst.Arg, name: str, value: libcst.BaseExpression) -> libcst.Arg:
+    if arg.keyword is not None:
+        return arg.with_changes(keyword=libcst.Name(name), value=value)
+    return arg.with_changes(keyword=libcst.Name(name), equal=_TIGHT_EQUAL, value=value)
+
+
+def _keyword(name: str, value: libcst.BaseExpression) -> libcst.Arg:
+    return libcst.Arg(keyword=libcst.Name(name), equal=_TIGHT_EQUAL, value=value)
+
+
+def _expression(text: str) -> libcst.BaseExpression:
+    try:
+        return libcst.parse_expression(str(text))
+    except libcst.ParserSyntaxError:
+        raise FixError(f"{text!r} is not a Python expression") from None
+
+
+def _without(args: list[libcst.Arg], removed: set[int]) -> list[libcst.Arg]:
+    """The arguments without those numbered in `removed`; the last one keeps the original last comma
+    (a trailing comma and the line break before the closing bracket stay)."""
+    if not removed:
+        return args
+    kept = [arg for number, arg in enumerate(args) if number not in removed]
+    if kept and len(args) - 1 in removed:
+        kept[-1] = kept[-1].with_changes(comma=args[-1].comma)
+    return kept
+
+
+def _appended(call: libcst.Call, args: list[libcst.Arg], new: libcst.Arg) -> list[libcst.Arg]:
+    """The arguments with `new` after the last, spaced like the existing ones."""
+    if not args:
+        return [new]
+    last = args[-1]
+    if len(args) >= 2 and isinstance(args[-2].comma, libcst.Comma):
+        separator = args[-2].comma
+    elif isinstance(call.whitespace_before_args, libcst.ParenthesizedWhitespace):
+        separator = libcst.Comma(whitespace_after=call.whitespace_before_args)
+    else:
+        separator = libcst.Comma(whitespace_after=libcst.SimpleWhitespace(" "))
+    if isinstance(last.comma, libcst.Comma):  # a trailing comma: the new argument takes it over
+        return [*args[:-1], last.with_changes(comma=separator), new.with_changes(comma=last.comma)]
+    return [*args[:-1], last.with_changes(comma=separator), new]
+
+
+def complement_of(value: libcst.BaseExpression) -> libcst.BaseExpression:
+    """`1 - value`, computed exactly for a number literal (0.2 → 0.8)."""
+    if isinstance(value, (libcst.Float, libcst.Integer)) and not value.lpar:
+        try:
+            result = Decimal(1) - Decimal(value.value.replace("_", ""))
+        except InvalidOperation:
+            result = None
+        if result is not None and result >= 0:
+            text = format(result, "f")
+            return libcst.Float(text) if "." in text else libcst.Integer(text)
+    simple = isinstance(value, (libcst.Name, libcst.Attribute, libcst.Call, libcst.Subscript, libcst.Float, libcst.Integer))
+    operand = value if simple or value.lpar else value.with_changes(lpar=[libcst.LeftParen()], rpar=[libcst.RightParen()])
+    return libcst.BinaryOperation(left=libcst.Integer("1"), operator=libcst.Subtract(), right=operand)

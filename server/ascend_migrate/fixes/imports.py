@@ -1,0 +1,255 @@
+"""Import management for fixes: add a needed import once, beside its family; remove imports a fix left unused."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import libcst
+
+from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.fixes.errors import FixError
+from ascend_migrate.fixes.text import LineIndex, diff_edits, newline_of
+
+_BLOCK_FIELDS = ("body", "orelse", "finalbody")
+
+
+@dataclass(frozen=True)
+class ImportSite:
+    """One import statement: what it binds, and where it sits."""
+
+    node: ast.Import | ast.ImportFrom
+    bindings: tuple[tuple[str, str], ...]  # (bound name, qualified module or object)
+    module_scope: bool  # not inside a function or class: the names it binds are the module's
+    top_level: bool  # directly in the module body
+    alone_in_block: bool  # the only statement of its block (removing it needs a `pass`)
+
+
+def family_of(module: str) -> str:
+    """The group an import belongs with: its top package, with torch_npu counted as torch."""
+    top = module.split(".", 1)[0]
+    return "torch" if top == "torch_npu" else top
+
+
+def bindings_of(node: ast.Import | ast.ImportFrom) -> tuple[tuple[str, str], ...]:
+    if isinstance(node, ast.Import):
+        return tuple(
+            (alias.asname, alias.name) if alias.asname else (alias.name.split(".", 1)[0], alias.name.split(".", 1)[0])
+            for alias in node.names
+        )
+    module = "." * node.level + (node.module or "")
+    return tuple((alias.asname or alias.name, f"{module}.{alias.name}") for alias in node.names if alias.name != "*")
+
+
+def import_sites(tree: ast.Module) -> list[ImportSite]:
+    sites: list[ImportSite] = []
+    _collect(tree.body, sites, module_scope=True, top_level=True)
+    return sites
+
+
+def _collect(body: list[ast.stmt], sites: list[ImportSite], module_scope: bool, top_level: bool) -> None:
+    for statement in body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            sites.append(ImportSite(statement, bindings_of(statement), module_scope, top_level, len(body) == 1))
+            continue
+        inner_scope = module_scope and not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for field_name in _BLOCK_FIELDS:
+            block = getattr(statement, field_name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                _collect(block, sites, inner_scope, False)
+        for handler in getattr(statement, "handlers", ()) or ():
+            _collect(handler.body, sites, inner_scope, False)
+        for case in getattr(statement, "cases", ()) or ():
+            _collect(case.body, sites, inner_scope, False)
+
+
+def _parse_import(statement: str) -> ast.Import | ast.ImportFrom:
+    try:
+        body = ast.parse(statement).body
+    except SyntaxError:
+        body = []
+    if len(body) != 1 or not isinstance(body[0], (ast.Import, ast.ImportFrom)):
+        raise FixError(f"{statement!r} is not one import statement")
+    return body[0]
+
+
+def _import_order(statement: str) -> tuple[int, str]:
+    return (0 if statement.startswith("import ") else 1, statement)
+
+
+def add_import_edits(source: str, tree: ast.Module, statements: Iterable[str], index: LineIndex | None = None) -> list[TextEdit]:
+    """Edits that add each statement not yet satisfied by a module-level import, grouped by insertion point."""
+    index = index or LineIndex(source)
+    sites = import_sites(tree)
+    bound: dict[str, str] = {}
+    for site in sites:
+        if site.module_scope:
+            for name, target in site.bindings:
+                bound.setdefault(name, target)
+    by_anchor: dict[tuple[int, int], list[str]] = {}
+    for statement in dict.fromkeys(statement.strip() for statement in statements):
+        node = _parse_import(statement)
+        needed = bindings_of(node)
+        clashes = [name for name, target in needed if name in bound and bound[name] != target]
+        if clashes:
+            raise FixError(f"cannot add {statement!r}: {clashes[0]!r} is already imported as {bound[clashes[0]]}")
+        if all(name in bound for name, _ in needed):
+            continue
+        for name, target in needed:
+            bound[name] = target
+        module = node.names[0].name if isinstance(node, ast.Import) else node.module or ""
+        by_anchor.setdefault(_insertion_point(tree, index, family_of(module)), []).append(statement)
+    newline = newline_of(source)
+    edits = []
+    for (line, column), group in by_anchor.items():
+        lines = sorted(group, key=_import_order)
+        if column == 1:
+            text = "".join(statement + newline for statement in lines)
+        else:  # after the last line of a text without a final line break
+            text = "".join(newline + statement for statement in lines)
+        edits.append(TextEdit(line, column, line, column, text))
+    return edits
+
+
+def _insertion_point(tree: ast.Module, index: LineIndex, family: str) -> tuple[int, int]:
+    """Where an import of `family` goes: after the family's last top-level import, else after the leading
+    imports, else after the docstring and `__future__` imports, else before the first statement."""
+    body = tree.body
+    anchor: ast.stmt | None = None
+    for statement in body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)) and family_of(_module_of(statement)) == family:
+            anchor = statement
+    if anchor is None:
+        for position, statement in enumerate(body):
+            is_docstring = position == 0 and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+            if is_docstring or isinstance(statement, (ast.Import, ast.ImportFrom)):
+                anchor = statement
+            else:
+                break
+    if anchor is None:
+        if body:
+            return body[0].lineno, 1
+        return _after_line(index, index.line_count)
+    return _after_line(index, anchor.end_lineno or anchor.lineno)
+
+
+def _after_line(index: LineIndex, line: int) -> tuple[int, int]:
+    if line < index.line_count:
+        return line + 1, 1
+    # The last line: when it is empty the text ends with a line break and we insert there.
+    end_column = index.line_end(line) - index.starts[line - 1] + 1
+    return line, end_column
+
+
+def _module_of(node: ast.Import | ast.ImportFrom) -> str:
+    if isinstance(node, ast.Import):
+        return node.names[0].name
+    return "." * node.level + (node.module or "")
+
+
+def used_names(tree: ast.Module) -> set[str]:
+    """Every name the code reads or writes outside import statements, plus the strings in `__all__`."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+        elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets):
+            names.update(item.value for item in ast.walk(node.value) if isinstance(item, ast.Constant) and isinstance(item.value, str))
+    return names
+
+
+def remove_import_edits(
+    source: str,
+    tree: ast.Module,
+    names: Iterable[str],
+    fixed_tree: ast.Module,
+    protected_lines: frozenset[int] = frozenset(),
+    index: LineIndex | None = None,
+) -> list[TextEdit]:
+    """Edits that remove the imports binding `names` when `fixed_tree` (the code after the fix) no longer
+    uses them. Imports on `protected_lines` (suppressed) stay."""
+    index = index or LineIndex(source)
+    unused = set(names) - used_names(fixed_tree)
+    if not unused:
+        return []
+    edits: list[TextEdit] = []
+    for site in _all_import_sites(tree):
+        doomed = [name for name, _ in site.bindings if name in unused]
+        if not doomed:
+            continue
+        node = site.node
+        if any(line in protected_lines for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)):
+            continue
+        edits.extend(_removal(index, site, set(doomed)))
+    return edits
+
+
+def _all_import_sites(tree: ast.Module) -> Iterator[ImportSite]:
+    sites: list[ImportSite] = []
+    _collect_everywhere(tree.body, sites)
+    return iter(sites)
+
+
+def _collect_everywhere(body: list[ast.stmt], sites: list[ImportSite]) -> None:
+    for statement in body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            sites.append(ImportSite(statement, bindings_of(statement), False, False, len(body) == 1))
+            continue
+        for field_name in _BLOCK_FIELDS:
+            block = getattr(statement, field_name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                _collect_everywhere(block, sites)
+        for handler in getattr(statement, "handlers", ()) or ():
+            _collect_everywhere(handler.body, sites)
+        for case in getattr(statement, "cases", ()) or ():
+            _collect_everywhere(case.body, sites)
+
+
+def statement_span(index: LineIndex, node: ast.stmt) -> tuple[int, int, int, int]:
+    """The statement's (line, column, end_line, end_column) in characters (ast counts UTF-8 bytes)."""
+    end_line = node.end_lineno or node.lineno
+    return node.lineno, _column(index, node.lineno, node.col_offset), end_line, _column(index, end_line, node.end_col_offset or 0)
+
+
+def _column(index: LineIndex, line: int, byte_offset: int) -> int:
+    return len(index.line_text(line).encode("utf-8")[:byte_offset].decode("utf-8", errors="replace")) + 1
+
+
+def _removal(index: LineIndex, site: ImportSite, doomed: set[str]) -> list[TextEdit]:
+    line, column, end_line, end_column = statement_span(index, site.node)
+    if len(doomed) < len(site.bindings):
+        old = index.slice(line, column, end_line, end_column)
+        return diff_edits(old, _without_names(old, doomed), line, column)
+    before = index.line_text(line)[: column - 1]
+    after = index.line_text(end_line)[end_column - 1:]
+    alone_on_lines = not before.strip() and (not after.strip() or after.lstrip().startswith("#"))
+    if site.alone_in_block or not alone_on_lines:
+        return [TextEdit(line, column, end_line, end_column, "pass")]
+    if end_line < index.line_count:
+        return [TextEdit(line, 1, end_line + 1, 1, "")]
+    return [TextEdit(line, 1, end_line, index.line_end(end_line) - index.starts[end_line - 1] + 1, "")]
+
+
+def _without_names(statement: str, doomed: set[str]) -> str:
+    """The import statement's text without the aliases that bind `doomed` names, formatting kept."""
+    try:
+        line = libcst.parse_statement(statement)
+    except libcst.ParserSyntaxError as error:
+        raise FixError(f"cannot parse the import {statement!r}: {error.message}") from None
+    node = line.body[0]
+    assert isinstance(node, (libcst.Import, libcst.ImportFrom))
+    aliases = list(node.names) if not isinstance(node.names, libcst.ImportStar) else []
+    kept = [alias for alias in aliases if _bound_name(alias, isinstance(node, libcst.Import)) not in doomed]
+    if kept and kept[-1] is not aliases[-1]:
+        kept[-1] = kept[-1].with_changes(comma=aliases[-1].comma)
+    return libcst.Module([]).code_for_node(node.with_changes(names=kept))
+
+
+def _bound_name(alias: libcst.ImportAlias, plain_import: bool) -> str:
+    if alias.asname is not None:
+        return libcst.Module([]).code_for_node(alias.asname.name)
+    full = libcst.Module([]).code_for_node(alias.name)
+    return full.split(".", 1)[0] if plain_import else full

@@ -1,0 +1,140 @@
+"""Text positions and edits: engine positions to string offsets, applying edits, and minimal edits from a rewrite."""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from collections.abc import Iterable
+
+from ascend_migrate.analysis.findings import TextEdit
+
+# Python (and LSP) break lines at \r\n, \r and \n only; str.splitlines would also break at form feeds.
+NEWLINE = re.compile(r"\r\n|\r|\n")
+# Tokens for diffing a rewritten span: words, runs of whitespace, or single other characters.
+_DIFF_TOKEN = re.compile(r"\w+|\s+|.", re.DOTALL)
+
+
+class OverlappingEditsError(ValueError):
+    """Two edits change the same text, so no order of applying them is right."""
+
+
+class LineIndex:
+    """Where each line of a text starts, to turn (line, column) positions into offsets and back."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0] + [match.end() for match in NEWLINE.finditer(text)]
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line_end(self, line: int) -> int:
+        """The offset just past the last character of `line`, before its line break."""
+        if line < len(self.starts):
+            start = self.starts[line]
+            text = self.text
+            return start - 2 if text[start - 2:start] == "\r\n" else start - 1
+        return len(self.text)
+
+    def line_text(self, line: int) -> str:
+        return self.text[self.starts[line - 1]:self.line_end(line)]
+
+    def offset(self, line: int, column: int) -> int:
+        if not 1 <= line <= len(self.starts):
+            raise ValueError(f"line {line} is outside the text ({len(self.starts)} lines)")
+        start = self.starts[line - 1]
+        end = self.line_end(line)
+        if not 1 <= column <= end - start + 1:
+            raise ValueError(f"column {column} is outside line {line} ({end - start} characters)")
+        return start + column - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+    def span(self, edit: TextEdit) -> tuple[int, int]:
+        start = self.offset(edit.line, edit.column)
+        end = self.offset(edit.end_line, edit.end_column)
+        if end < start:
+            raise ValueError(f"edit ends (line {edit.end_line} column {edit.end_column}) before it starts (line {edit.line} column {edit.column})")
+        return start, end
+
+    def slice(self, line: int, column: int, end_line: int, end_column: int) -> str:
+        return self.text[self.offset(line, column):self.offset(end_line, end_column)]
+
+
+def newline_of(text: str) -> str:
+    """The text's line break style, judged by its first line break (\\n for a text without one)."""
+    match = NEWLINE.search(text)
+    return match.group() if match else "\n"
+
+
+def describe(edit: TextEdit) -> str:
+    return f"line {edit.line} column {edit.column} to line {edit.end_line} column {edit.end_column}"
+
+
+def sorted_spans(source: str, edits: Iterable[TextEdit], index: LineIndex | None = None) -> list[tuple[int, int, TextEdit]]:
+    """The edits as (start, end, edit), in text order, without duplicates; raises on overlaps."""
+    index = index or LineIndex(source)
+    spans = sorted({(*index.span(edit), edit.new_text): edit for edit in edits}.items(), key=lambda item: item[0][:2])
+    result: list[tuple[int, int, TextEdit]] = []
+    for (start, end, _), edit in spans:
+        if result:
+            previous_start, previous_end, previous = result[-1]
+            both_insert_here = previous_start == previous_end == start == end
+            if start < previous_end or both_insert_here:
+                raise OverlappingEditsError(f"the edit at {describe(edit)} overlaps the edit at {describe(previous)}")
+        result.append((start, end, edit))
+    return result
+
+
+def apply_edits(source: str, edits: Iterable[TextEdit]) -> str:
+    """`source` with every edit applied. Identical duplicate edits count once; overlapping ones raise."""
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, edit in sorted_spans(source, edits):
+        pieces.append(source[cursor:start])
+        pieces.append(edit.new_text)
+        cursor = end
+    pieces.append(source[cursor:])
+    return "".join(pieces)
+
+
+def touched_lines(edit: TextEdit) -> range:
+    return range(edit.line, edit.end_line + 1)
+
+
+def diff_edits(old: str, new: str, line: int, column: int) -> list[TextEdit]:
+    """The smallest edits (by tokens) that turn `old`, which starts at (line, column), into `new`."""
+    if old == new:
+        return []
+    old_tokens = _DIFF_TOKEN.findall(old)
+    new_tokens = _DIFF_TOKEN.findall(new)
+    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
+    old_offsets = _token_offsets(old_tokens)
+    new_offsets = _token_offsets(new_tokens)
+    local = LineIndex(old)
+    edits = []
+    for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start_line, start_column = _absolute(local.position(old_offsets[old_start]), line, column)
+        end_line, end_column = _absolute(local.position(old_offsets[old_end]), line, column)
+        edits.append(TextEdit(start_line, start_column, end_line, end_column, new[new_offsets[new_start]:new_offsets[new_end]]))
+    return edits
+
+
+def _token_offsets(tokens: list[str]) -> list[int]:
+    offsets = [0]
+    for token in tokens:
+        offsets.append(offsets[-1] + len(token))
+    return offsets
+
+
+def _absolute(position: tuple[int, int], line: int, column: int) -> tuple[int, int]:
+    local_line, local_column = position
+    if local_line == 1:
+        return line, column + local_column - 1
+    return line + local_line - 1, local_column
