@@ -1,15 +1,58 @@
-"""`ascend-migrate serve`: see its owner's module docstring once implemented."""
+"""`ascend-migrate serve`: the language server, on stdio (default) or TCP (for debugging)."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+
+LOG_LEVELS = ("error", "warning", "info", "debug")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("serve", help="(being built)")
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the language server (LSP on stdio; editors start this)",
+        description="Run the ascend-migrate language server. Editors start it with stdio; --tcp is for debugging.",
+    )
+    transport = parser.add_mutually_exclusive_group()
+    transport.add_argument("--stdio", action="store_true", help="speak LSP on stdin/stdout (the default)")
+    transport.add_argument("--tcp", metavar="HOST:PORT", help="listen for one client on HOST:PORT instead")
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info", help="what to log to stderr and the client's log (default info)")
     parser.set_defaults(run=run)
 
 
+def _address(text: str) -> tuple[str, int] | None:
+    host, separator, port = text.rpartition(":")
+    if not separator or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host or "127.0.0.1", int(port)
+
+
 def run(arguments: argparse.Namespace) -> int:
-    print("ascend-migrate serve: not available in this build yet")
-    return 2
+    from ascend_migrate.commands.common import print_error
+
+    address = None
+    if arguments.tcp is not None:
+        address = _address(arguments.tcp)
+        if address is None:
+            print_error(f"--tcp expects HOST:PORT (for example 127.0.0.1:2087), got {arguments.tcp!r}")
+            return 2
+
+    from ascend_migrate.lsp import logs
+    from ascend_migrate.lsp.server import create_server
+
+    logs.configure(arguments.log_level)
+    server = create_server()
+    if address is not None:
+        server.start_tcp(*address)
+    else:
+        server.start_io()
+    # The client closed the connection. Threads still running (a scan) must not keep the process alive.
+    code = 0 if server.protocol._shutdown else 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)

@@ -1,0 +1,137 @@
+"""The open documents: their text (as lines), version, and what changed since they were last analysed.
+
+Incremental changes are applied line-wise, so a burst of keystrokes in a long file costs little. Every change
+also widens a `LineEdit` that tells the incremental analysis which lines to look at again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ascend_migrate.lsp.positions import index_at_units, units_before
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text`, each with its line break; the last has none (and may be empty).
+
+    Only \\n, \\r\\n and \\r end a line, as in LSP and in Python's tokenizer (`str.splitlines` also splits on
+    form feeds and Unicode separators, which would shift every line number after them).
+    """
+    if "\r" not in text:
+        parts = text.split("\n")
+        return [part + "\n" for part in parts[:-1]] + [parts[-1]]
+    lines = []
+    start = 0
+    for match in _LINE_BREAK.finditer(text):
+        lines.append(text[start:match.end()])
+        start = match.end()
+    lines.append(text[start:])
+    return lines
+
+
+def line_content(line: str) -> str:
+    """`line` without its line break."""
+    if line.endswith("\r\n"):
+        return line[:-2]
+    if line.endswith(("\n", "\r")):
+        return line[:-1]
+    return line
+
+
+@dataclass(frozen=True, slots=True)
+class LineEdit:
+    """Lines `start`..`old_end` (0-based, inclusive) of the older text became `start`..`new_end` of the newer."""
+
+    start: int
+    old_end: int
+    new_end: int
+
+    def then(self, later: LineEdit) -> LineEdit:
+        """One edit with the effect of this one followed by `later` (whose lines count in the text after this)."""
+        start = min(self.start, later.start)
+        # Where this edit's changed block ends in the intermediate text, and how much it moved later lines.
+        shift = self.new_end - self.old_end
+        intermediate_end = max(self.new_end, later.old_end)
+        old_end = self.old_end if later.old_end <= self.new_end else later.old_end - shift
+        new_end = intermediate_end + (later.new_end - later.old_end)
+        return LineEdit(start, max(old_end, start - 1), max(new_end, start - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position in a document as an index into its lines (0-based line, 0-based character)."""
+
+    line: int
+    character: int
+
+
+class Document:
+    """One open document. Not thread-safe by itself: the `DocumentStore` lock guards it."""
+
+    def __init__(self, uri: str, path: str, text: str, version: int, language_id: str = "python") -> None:
+        self.uri = uri
+        self.path = path
+        self.version = version
+        self.language_id = language_id
+        self.lines = split_lines(text)
+        self._text: str | None = text
+        # Since the text the last analysis started from: None means "analyse the whole file".
+        self.pending_edit: LineEdit | None = None
+        self.needs_full_analysis = True
+        self.analysis: Any = None  # the engine's DocumentAnalysis of `analysis_version`
+        self.analysis_version: int | None = None
+        self.analysis_lines: list[str] = []  # the lines that analysis saw, for converting its positions
+        self.published_version: int | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = "".join(self.lines)
+        return self._text
+
+    def replace_all(self, text: str) -> None:
+        self.lines = split_lines(text)
+        self._text = text
+        self.needs_full_analysis = True
+        self.pending_edit = None
+
+    def position_from_client(self, line: int, units: int, encoding: str) -> tuple[Position, bool]:
+        """The position for a client's (line, units), clamped into the document; and whether it was inside."""
+        if line < 0:
+            return Position(0, 0), False
+        if line >= len(self.lines):
+            last = len(self.lines) - 1
+            return Position(last, len(line_content(self.lines[last]))), False
+        content = line_content(self.lines[line])
+        index = index_at_units(content, units, encoding)
+        return Position(line, index), units >= 0 and units_before(content, index, encoding) == units
+
+    def apply_change(self, start: Position, end: Position, new_text: str) -> LineEdit:
+        """Replace the text between two (clamped) positions; returns the lines it touched."""
+        if (end.line, end.character) < (start.line, start.character):
+            start, end = end, start
+        first, last = start.line, end.line
+        segment = self.lines[first][:start.character] + new_text + self.lines[last][end.character:]
+        if segment.startswith("\n") and first > 0 and self.lines[first - 1].endswith("\r"):
+            # "\r" + "\n" now meet: they are one line break, so the two lines are one.
+            first -= 1
+            segment = self.lines[first] + segment
+        replacement = split_lines(segment)
+        if last < len(self.lines) - 1:
+            replacement.pop()  # the segment ends with the old last line's break: no partial line after it
+        self.lines[first:last + 1] = replacement
+        self._text = None
+        edit = LineEdit(first, last, first + len(replacement) - 1)
+        self.pending_edit = edit if self.pending_edit is None else self.pending_edit.then(edit)
+        return edit
+
+    def take_pending(self) -> tuple[LineEdit | None, bool]:
+        """What changed since the last analysis started (and whether to analyse all), resetting both."""
+        edit, full = self.pending_edit, self.needs_full_analysis
+        self.pending_edit = None
+        self.needs_full_analysis = False
+        return edit, full

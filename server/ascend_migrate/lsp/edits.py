@@ -1,0 +1,131 @@
+"""Text edits the code actions need: a finding's fix, all safe fixes, a suppression comment, an import block.
+
+Turning a `Fix` into edits is the fixes room's job (`ascend_migrate.fixes`); `fix_edits` and
+`fix_all_edits` are the one place that calls it. Everything here works in engine positions (1-based
+lines and character columns) on the document text the diagnostics were computed from.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import re
+import warnings
+from collections.abc import Sequence
+
+from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.lsp.documents import line_content, split_lines
+
+logger = logging.getLogger("ascend_migrate.lsp")
+SUPPRESSION = re.compile(r"#\s*ascend-migrate:\s*ignore(?:\[(?P<codes>[A-Za-z0-9_,\s-]*)\])?\s*$")
+
+
+def fix_edits(fix: Fix, source: str) -> list[TextEdit]:
+    """The edits that apply one fix to `source` (its imports included); [] when it no longer fits the text."""
+    from ascend_migrate.fixes import FixError, edits_for
+
+    try:
+        return list(edits_for(fix, source))
+    except (FixError, ValueError) as error:  # the text moved on, or does not parse right now
+        logger.debug("no edits for fix %r: %s", fix.title, error)
+        return []
+
+
+def fix_all_edits(source: str, findings: Sequence[Finding]) -> list[TextEdit]:
+    """The edits that apply every safe fix of `source` at once, against `source`."""
+    from ascend_migrate.fixes import fix_all
+
+    return list(fix_all(source, list(findings), unsafe=False).edits)
+
+
+def suppression_edit(source_lines: Sequence[str], line: int, code: str) -> TextEdit | None:
+    """Add `code` to the `# ascend-migrate: ignore[...]` comment at the end of `line`, or add that comment.
+
+    None when the line already ignores that code (or everything, with a bare `ignore`).
+    """
+    content = line_content(source_lines[line - 1])
+    match = SUPPRESSION.search(content)
+    if match is not None and _is_comment(content, match.start()):
+        codes = [part.strip() for part in (match.group("codes") or "").split(",") if part.strip()]
+        if match.group("codes") is None or code in codes:
+            return None
+        codes.append(code)
+        comment = f"# ascend-migrate: ignore[{', '.join(codes)}]"
+        return TextEdit(line, match.start() + 1, line, len(content) + 1, comment)
+    stripped = content.rstrip()
+    separator = "  " if stripped else ""
+    return TextEdit(line, len(stripped) + 1, line, len(content) + 1, f"{separator}# ascend-migrate: ignore[{code}]")
+
+
+def _is_comment(line: str, index: int) -> bool:
+    """Whether the `#` at `index` starts a comment (is not inside a string literal on this line)."""
+    quote = None
+    position = 0
+    while position < index:
+        character = line[position]
+        if quote is None and character in "'\"":
+            quote = line[position:position + 3] if line[position:position + 3] in ("'''", '"""') else character
+            position += len(quote)
+            continue
+        if quote is not None and character == "\\":
+            position += 2
+            continue
+        if quote is not None and line.startswith(quote, position):
+            position += len(quote)
+            quote = None
+            continue
+        position += 1
+    return quote is None
+
+
+def top_insertion_line(source: str) -> int:
+    """The 1-based line before which new top-of-file imports go: after the docstring and __future__ imports."""
+    lines = split_lines(source)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        module = None
+    after = 0
+    if module is not None:
+        for index, statement in enumerate(module.body):
+            is_docstring = index == 0 and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
+            is_future = isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+            if not (is_docstring or is_future):
+                break
+            after = statement.end_lineno or statement.lineno
+    if after == 0:
+        # Keep a shebang, an encoding cookie and a licence header above the imports.
+        while after < len(lines) and line_content(lines[after]).startswith("#"):
+            after += 1
+    return after + 1
+
+
+def add_imports_edit(source: str, statements: Sequence[str]) -> TextEdit | None:
+    """An edit adding the import statements that `source` does not already have, at the top of the file."""
+    present = {line_content(line).strip() for line in split_lines(source)}
+    missing = [statement for statement in statements if statement not in present]
+    if not missing:
+        return None
+    lines = split_lines(source)
+    line = top_insertion_line(source)
+    newline = _newline(lines)
+    text = "".join(statement + newline for statement in missing)
+    if line > len(lines) or (line == len(lines) and lines[-1] == ""):
+        # After the last line: make sure that line ends first.
+        last = len(lines)
+        prefix = newline if line_content(lines[-1]) == lines[-1] and lines[-1] else ""
+        return TextEdit(last, len(lines[-1]) + 1, last, len(lines[-1]) + 1, prefix + text)
+    return TextEdit(line, 1, line, 1, text)
+
+
+def _newline(lines: Sequence[str]) -> str:
+    for line in lines:
+        if line.endswith("\r\n"):
+            return "\r\n"
+        if line.endswith("\r"):
+            return "\r"
+        if line.endswith("\n"):
+            return "\n"
+    return "\n"

@@ -1,0 +1,439 @@
+"""The ascend-migrate language server: pygls wiring over the open-document store and the analysis worker.
+
+Threads: pygls handlers run on the event loop; analyses run on one worker thread (`worker.py`); the
+workspace scan runs on a thread of its own. Everything sent to the client goes out from the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from lsprotocol import types
+from pygls.capabilities import ServerCapabilitiesBuilder
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ascend_migrate import __version__
+from ascend_migrate.analysis.findings import Finding
+from ascend_migrate.config import Settings
+from ascend_migrate.lsp import code_actions, convert, engine, hover, logs
+from ascend_migrate.lsp.documents import Document, split_lines
+from ascend_migrate.lsp.positions import UTF16
+from ascend_migrate.lsp.protocol import AscendMigrateProtocol
+from ascend_migrate.lsp.settings import CONFIGURATION_SECTION, SettingsManager, settings_section
+from ascend_migrate.lsp.worker import AnalysisWorker
+
+logger = logging.getLogger("ascend_migrate.lsp")
+PYPROJECT = "pyproject.toml"
+
+
+class AscendMigrateServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "ascend-migrate",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=AscendMigrateProtocol,
+            max_workers=4,
+        )
+        self.lock = threading.RLock()  # guards `documents` and every Document in it
+        self.documents: dict[str, Document] = {}
+        self.document_settings: dict[str, Settings] = {}  # uri → the settings its analysis used
+        self.encoding = UTF16
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
+        self.settings = SettingsManager(self.show_problem)
+        self.worker = AnalysisWorker()
+        self.scan_diagnostics: dict[str, list[types.Diagnostic]] = {}  # uri → what the last scan published
+        self.last_scan: Any = None
+        self.stopping = threading.Event()
+
+    # --- plumbing ------------------------------------------------------------------------------------
+    def on_loop(self, function: Callable[..., Any], *arguments: Any) -> None:
+        """Call `function` on the event loop thread (now, if this is it)."""
+        if self.loop is None or threading.get_ident() == self._loop_thread:
+            function(*arguments)
+        elif not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(function, *arguments)
+
+    def bind_loop(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+
+    def show_problem(self, message: str) -> None:
+        self.on_loop(self.window_show_message, types.ShowMessageParams(type=types.MessageType.Error, message=message))
+
+    def send_log(self, params: types.LogMessageParams) -> None:
+        if self.protocol.writer is not None and not self.stopping.is_set():
+            self.on_loop(self.window_log_message, params)
+
+    def shutdown(self) -> None:
+        """Stop without waiting for running jobs (a scan thread must not hold the process after stdin closes)."""
+        self.stopping.set()
+        self.worker.stop()
+        if self._stop_event is not None:
+            self._stop_event.set()
+        if self._thread_pool is not None:
+            self._thread_pool.shutdown(wait=False, cancel_futures=True)
+        if self._server is not None:
+            self._server.close()
+
+    @property
+    def versioned_edits(self) -> bool:
+        capabilities = self.client_capabilities.workspace
+        edit = capabilities.workspace_edit if capabilities is not None else None
+        return bool(edit is not None and edit.document_changes)
+
+    # --- documents -----------------------------------------------------------------------------------
+    def documents_opened(self, params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        document = Document(item.uri, _path_of(item.uri), item.text, item.version, item.language_id)
+        with self.lock:
+            self.documents[item.uri] = document
+        logger.debug("opened %s (version %s)", item.uri, item.version)
+        self.schedule(item.uri)
+
+    def documents_changed(self, params: types.DidChangeTextDocumentParams) -> None:
+        uri, version = params.text_document.uri, params.text_document.version
+        with self.lock:
+            document = self.documents.get(uri)
+            if document is None:
+                logger.warning("didChange for %s, which is not open: ignored", uri)
+                return
+            if version is not None and document.version is not None and version <= document.version:
+                logger.warning("didChange for %s with version %s, not newer than %s: ignored", uri, version, document.version)
+                return
+            for change in params.content_changes:
+                if isinstance(change, types.TextDocumentContentChangePartial):
+                    start, start_inside = document.position_from_client(change.range.start.line, change.range.start.character, self.encoding)
+                    end, end_inside = document.position_from_client(change.range.end.line, change.range.end.character, self.encoding)
+                    if not (start_inside and end_inside):
+                        logger.warning("didChange for %s: range %s is outside the document; clamped to it", uri, _range_text(change.range))
+                    document.apply_change(start, end, change.text)
+                else:
+                    document.replace_all(change.text)
+            document.version = version
+        self.schedule(uri)
+
+    def documents_closed(self, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        with self.lock:
+            document = self.documents.pop(uri, None)
+            self.document_settings.pop(uri, None)
+        if document is None:
+            logger.warning("didClose for %s, which is not open: ignored", uri)
+            return
+        if uri in self.scan_diagnostics:
+            # The workspace scan owns this file's diagnostics: show the file as it is on disk again.
+            self.worker.request(uri, lambda: self._analyze_file_on_disk(uri))
+        else:
+            self.publish(uri, [], None)
+
+    def schedule(self, uri: str) -> None:
+        self.worker.request(uri, lambda: self._analyze_open_document(uri))
+
+    def reanalyze_all(self) -> None:
+        with self.lock:
+            uris = list(self.documents)
+            for document in self.documents.values():
+                document.needs_full_analysis = True
+        for uri in uris:
+            self.schedule(uri)
+
+    def _analyze_open_document(self, uri: str) -> None:
+        """On the worker: analyse the newest version, and publish it if it is still the newest."""
+        with self.lock:
+            document = self.documents.get(uri)
+            if document is None:
+                return
+            text, version, lines, path = document.text, document.version, list(document.lines), document.path
+            edit, full = document.take_pending()
+            previous = None if full else document.analysis
+        settings = self.settings.for_path(path)
+        try:
+            analysis = engine.analyze(text, path, settings, previous, edit)
+        except Exception:
+            logger.exception("analysis of %s (version %s) failed", uri, version)
+            with self.lock:
+                document.needs_full_analysis = True
+            return
+        with self.lock:
+            if self.documents.get(uri) is not document:
+                return  # closed (or reopened) meanwhile
+            # The next incremental run starts from this result even if the text moved on: the pending
+            # edit collected since `take_pending` is relative to exactly this text.
+            document.analysis = analysis
+            document.analysis_version = version
+            document.analysis_lines = lines
+            self.document_settings[uri] = settings
+            is_newest = document.version == version
+        for error in analysis.errors:
+            logger.debug("%s:%s: %s", path, error.line or "", error.message)
+        if is_newest:
+            self.on_loop(self._publish_document, uri, document, version)
+
+    def _publish_document(self, uri: str, document: Document, version: int) -> None:
+        with self.lock:
+            if self.documents.get(uri) is not document or document.version != version or document.analysis_version != version:
+                return  # a newer version is on its way; never publish an older one
+            settings = self.document_settings.get(uri, Settings())
+            diagnostics = [convert.diagnostic(finding, document.analysis_lines, self.encoding, settings) for finding in document.analysis.findings]
+            document.published_version = version
+        self.publish(uri, diagnostics, version)
+
+    def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+
+    def _analyze_file_on_disk(self, uri: str) -> None:
+        from ascend_migrate.workspace import read_source
+
+        with self.lock:
+            if uri in self.documents:
+                return
+        path = _path_of(uri)
+        settings = self.settings.for_path(path)
+        try:
+            text = read_source(Path(path))
+        except (OSError, ValueError):
+            self.on_loop(self.publish, uri, [], None)
+            self.scan_diagnostics.pop(uri, None)
+            return
+        analysis = engine.analyze(text, path, settings, None, None)
+        lines = split_lines(text)
+        diagnostics = [convert.diagnostic(finding, lines, self.encoding, settings) for finding in analysis.findings]
+        self.scan_diagnostics[uri] = diagnostics
+
+        def publish_if_still_closed() -> None:
+            with self.lock:
+                if uri in self.documents:
+                    return
+            self.publish(uri, diagnostics, None)
+
+        self.on_loop(publish_if_still_closed)
+
+    def snapshot(self, uri: str) -> code_actions.DocumentSnapshot | None:
+        """The current version of an open document, with its findings if they are of this version."""
+        with self.lock:
+            document = self.documents.get(uri)
+            if document is None:
+                return None
+            current = document.analysis is not None and document.analysis_version == document.version
+            return code_actions.DocumentSnapshot(
+                uri=uri,
+                version=document.version,
+                text=document.text,
+                lines=list(document.lines),
+                findings=list(document.analysis.findings) if current else None,
+                settings=self.document_settings.get(uri) or self.settings.for_path(document.path),
+            )
+
+    # --- settings ------------------------------------------------------------------------------------
+    async def pull_configuration(self) -> None:
+        workspace = self.client_capabilities.workspace
+        if workspace is None or not workspace.configuration:
+            return
+        try:
+            results = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=CONFIGURATION_SECTION)])
+            )
+        except Exception as error:  # a client that fails this request keeps the settings it gave before
+            logger.warning("workspace/configuration failed: %s", error)
+            return
+        if results and isinstance(results[0], dict):
+            self.apply_editor_settings(results[0])
+
+    def apply_editor_settings(self, raw: Any) -> bool:
+        if not self.settings.update_editor(raw):
+            return False
+        logs.set_level(self.settings.options.log_level)
+        return True
+
+
+def _path_of(uri: str) -> str:
+    path = to_fs_path(uri)
+    return path if path is not None else ""
+
+
+def _range_text(range_: types.Range) -> str:
+    return f"{range_.start.line}:{range_.start.character}-{range_.end.line}:{range_.end.character}"
+
+
+def create_server() -> AscendMigrateServer:
+    server = AscendMigrateServer()
+    _register_lifecycle(server)
+    _register_features(server)
+    from ascend_migrate.lsp import commands
+
+    commands.register(server)
+    return server
+
+
+def _register_lifecycle(server: AscendMigrateServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: AscendMigrateServer, params: types.InitializeParams) -> None:
+        ls.bind_loop()
+        encoding = ServerCapabilitiesBuilder.choose_position_encoding(params.capabilities)
+        ls.encoding = getattr(encoding, "value", encoding)
+        if params.initialization_options is not None:
+            ls.apply_editor_settings(params.initialization_options)
+        handler = logs.ClientLogHandler(ls.send_log)
+        logs.logger.addHandler(handler)
+        logger.info("ascend-migrate %s: position encoding %s", __version__, ls.encoding)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: AscendMigrateServer, params: types.InitializedParams) -> None:
+        threading.Thread(target=_warm_knowledge_base, args=(ls,), name="ascend-migrate-kb", daemon=True).start()
+        try:
+            await ls.pull_configuration()
+        finally:
+            ls.worker.ready()
+        await _watch_pyproject(ls)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: AscendMigrateServer, params: None) -> None:
+        ls.stopping.set()
+        ls.worker.stop()
+
+
+def _warm_knowledge_base(server: AscendMigrateServer) -> None:
+    """Load the knowledge base after `initialize` has been answered, so the first analysis does not pay for it."""
+    from ascend_migrate.kb.index import KnowledgeBase
+    from ascend_migrate.kb.loader import KnowledgeBaseError
+
+    try:
+        KnowledgeBase.load()
+    except KnowledgeBaseError as error:
+        server.show_problem(f"The ascend-migrate knowledge base is broken: {error}")
+    except Exception:
+        logger.exception("loading the knowledge base failed")
+
+
+async def _watch_pyproject(server: AscendMigrateServer) -> None:
+    workspace = server.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return  # pyproject.toml changes still arrive as didSave when the file is open in the editor
+    registration = types.Registration(
+        id="ascend-migrate-pyproject",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern=f"**/{PYPROJECT}")]
+        ),
+    )
+    try:
+        await server.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+    except Exception as error:
+        logger.warning("could not register a watcher for pyproject.toml: %s", error)
+
+
+def _register_features(server: AscendMigrateServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: AscendMigrateServer, params: types.DidSaveTextDocumentParams) -> None:
+        if params.text_document.uri.endswith("/" + PYPROJECT):
+            ls.settings.forget_files()
+            ls.reanalyze_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched_files_changed(ls: AscendMigrateServer, params: types.DidChangeWatchedFilesParams) -> None:
+        if any(change.uri.endswith("/" + PYPROJECT) for change in params.changes):
+            ls.settings.forget_files()
+            ls.reanalyze_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def configuration_changed(ls: AscendMigrateServer, params: types.DidChangeConfigurationParams) -> None:
+        pushed = params.settings
+        if isinstance(pushed, dict) and isinstance(pushed.get(CONFIGURATION_SECTION), dict):
+            changed = ls.apply_editor_settings(pushed[CONFIGURATION_SECTION])
+        else:
+            # The pull model (VS Code sends null): ask for the section again.
+            await ls.pull_configuration()
+            changed = True
+        if changed:
+            ls.reanalyze_all()
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls: AscendMigrateServer, params: types.HoverParams) -> types.Hover | None:
+        return _hover(ls, params)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=code_actions.CODE_ACTION_KINDS, resolve_provider=False),
+    )
+    def on_code_action(ls: AscendMigrateServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        snapshot = ls.snapshot(params.text_document.uri)
+        if snapshot is None:
+            return None
+        return code_actions.code_actions(snapshot, params, ls.encoding, ls.versioned_edits)
+
+
+def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hover | None:
+    from ascend_migrate.kb.index import KnowledgeBase
+
+    with server.lock:
+        document = server.documents.get(params.text_document.uri)
+        if document is None:
+            return None
+        position, inside = document.position_from_client(params.position.line, params.position.character, server.encoding)
+        if not inside:
+            return None
+        lines = list(document.lines)
+        current = document.analysis is not None and document.analysis_version == document.version
+        findings = list(document.analysis.findings) if current else []
+        settings = server.document_settings.get(document.uri) or server.settings.for_path(document.path)
+    line_number, column = position.line + 1, position.character + 1
+    finding = _finding_at(findings, line_number, column)
+    knowledge_base = KnowledgeBase.load()
+    if finding is not None:
+        entry = knowledge_base.by_key.get(finding.entry_key) if finding.entry_key else None
+        text = hover.finding_markdown(finding, entry)
+        start = convert.position(lines, finding.line, finding.column, server.encoding)
+        end = convert.position(lines, finding.end_line, finding.end_column, server.encoding)
+        return _markdown_hover(server, text, types.Range(start=start, end=end))
+    content = lines[position.line].rstrip("\r\n")
+    found = hover.name_at(content, position.character)
+    if found is None:
+        return None
+    dotted, start_index, end_index = found
+    qualified = hover.qualify(dotted, hover.import_aliases(lines))
+    if qualified is None:
+        return None
+    text = hover.unflagged_markdown(qualified, settings.target, knowledge_base.lookup(qualified))
+    if text is None:
+        return None
+    start = convert.position(lines, line_number, start_index + 1, server.encoding)
+    end = convert.position(lines, line_number, end_index + 1, server.encoding)
+    return _markdown_hover(server, text, types.Range(start=start, end=end))
+
+
+def _markdown_hover(server: AscendMigrateServer, text: str, range_: types.Range) -> types.Hover:
+    text_document = server.client_capabilities.text_document
+    formats = text_document.hover.content_format if text_document is not None and text_document.hover is not None else None
+    kind = types.MarkupKind.Markdown if not formats or types.MarkupKind.Markdown in formats else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=range_)
+
+
+def _finding_at(findings: list[Finding], line: int, column: int) -> Finding | None:
+    """The narrowest finding whose span contains (line, column); the column just past the end counts too."""
+    best = None
+    for finding in findings:
+        if not (finding.line <= line <= finding.end_line):
+            continue
+        if line == finding.line and column < finding.column:
+            continue
+        if line == finding.end_line and column > finding.end_column:
+            continue
+        size = (finding.end_line - finding.line, finding.end_column - finding.column)
+        if best is None or size < best[0]:
+            best = (size, finding)
+    return best[1] if best is not None else None
+
+
+def uri_for(path: Path) -> str:
+    return from_fs_path(str(path)) or path.as_uri()
+
+
+__all__ = ["AscendMigrateServer", "create_server", "settings_section", "uri_for"]

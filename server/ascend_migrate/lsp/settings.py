@@ -1,0 +1,167 @@
+"""The server's settings: the editor's (initializationOptions, workspace/configuration) merged with pyproject.toml.
+
+By default the project's `[tool.ascend-migrate]` wins over the editor (`configurationPreference`
+`filesystemFirst`); `editorFirst` reverses that and `filesystemOnly` ignores the editor's analysis settings.
+A bad value never replaces the last good settings: it is reported once and ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+from ascend_migrate.analysis.findings import ROUTES
+from ascend_migrate.config import SETTING_KEYS, ConfigError, Settings, apply_overrides, find_pyproject, settings_from_pyproject
+
+logger = logging.getLogger("ascend_migrate.lsp")
+
+CONFIGURATION_SECTION = "ascendMigrate"
+PREFERENCES = ("filesystemFirst", "editorFirst", "filesystemOnly")
+LOG_LEVELS = ("error", "warning", "info", "debug")
+# Settings for the server itself rather than the analysis.
+SERVER_KEYS = ("configurationPreference", "logLevel")
+
+
+def _spellings(key: str) -> tuple[str, str, str]:
+    parts = key.split("-")
+    return key, key.replace("-", "_"), parts[0] + "".join(part.title() for part in parts[1:])
+
+
+ANALYSIS_KEYS = {spelling for key in SETTING_KEYS for spelling in _spellings(key)}
+
+
+class ServerOptions:
+    """What the editor told the server, validated; the last good value of each part is kept."""
+
+    def __init__(self) -> None:
+        self.analysis: dict[str, Any] = {}
+        self.preference = "filesystemFirst"
+        self.log_level = "info"
+
+
+def settings_section(options: Any) -> dict[str, Any]:
+    """The `ascendMigrate` settings inside initializationOptions or a didChangeConfiguration payload."""
+    if not isinstance(options, dict):
+        return {}
+    for key in (CONFIGURATION_SECTION, "settings"):
+        if isinstance(options.get(key), dict):
+            return options[key]
+    return options
+
+
+class SettingsManager:
+    """Gives the `Settings` for a file; thread-safe (the analysis worker asks too)."""
+
+    def __init__(self, report: Callable[[str], None]) -> None:
+        self._report = report  # shows a message to the user; called once per distinct problem
+        self._lock = threading.Lock()
+        self._reported: set[str] = set()
+        self.options = ServerOptions()
+        self.target_override: str | None = None
+        self._editor_settings = Settings()  # defaults + editor analysis settings (validated)
+        # directory → its pyproject (or None); pyproject → the last good Settings read from it
+        self._pyproject_for_directory: dict[Path, Path | None] = {}
+        self._from_file: dict[Path, Settings] = {}
+
+    def update_editor(self, raw: Any) -> bool:
+        """Take new editor settings; False (and one message) when something in them is invalid."""
+        section = settings_section(raw)
+        analysis = {}
+        unknown = []
+        for key, value in section.items():
+            if key in SERVER_KEYS:
+                continue
+            if key not in ANALYSIS_KEYS:
+                unknown.append(key)
+                continue
+            if value is None or (key == "select" and value == []):
+                continue  # an editor's "not set"
+            analysis[key] = value
+        if unknown:
+            logger.debug("ignoring settings this server does not know: %s", ", ".join(sorted(unknown)))
+        problems = []
+        preference = section.get("configurationPreference", self.options.preference) or "filesystemFirst"
+        if preference not in PREFERENCES:
+            problems.append(f"configurationPreference must be one of {list(PREFERENCES)}, got {preference!r}")
+        log_level = section.get("logLevel", self.options.log_level) or "info"
+        if log_level not in LOG_LEVELS:
+            problems.append(f"logLevel must be one of {list(LOG_LEVELS)}, got {log_level!r}")
+        try:
+            editor_settings = apply_overrides(Settings(), analysis, "editor settings")
+        except ConfigError as error:
+            problems.append(f"{error.key}: {str(error).split(': ', 2)[-1]}")
+        if problems:
+            self._report_once("Invalid ascend-migrate settings (the previous settings stay in use): " + "; ".join(problems))
+            return False
+        with self._lock:
+            self.options.analysis = analysis
+            self.options.preference = preference
+            self.options.log_level = log_level
+            self._editor_settings = editor_settings
+        return True
+
+    def set_target(self, target: str) -> None:
+        if target not in ROUTES:
+            raise ValueError(f"target must be one of {list(ROUTES)}, got {target!r}")
+        with self._lock:
+            self.target_override = target
+
+    def forget_files(self) -> None:
+        """Forget what was read from pyproject.toml files (one changed, or appeared)."""
+        with self._lock:
+            self._pyproject_for_directory.clear()
+            self._reported.clear()  # a file that is broken again deserves a message again
+
+    def for_path(self, path: str | Path | None) -> Settings:
+        """The settings for a file (or a directory) at `path`; None for a document with no file."""
+        with self._lock:
+            preference = self.options.preference
+            editor_settings = self._editor_settings
+            analysis = dict(self.options.analysis)
+            target_override = self.target_override
+        pyproject = self._pyproject(Path(path)) if path else None
+        if pyproject is None:
+            settings = Settings() if preference == "filesystemOnly" else editor_settings
+        elif preference == "filesystemFirst":
+            settings = self._read(pyproject, editor_settings) or editor_settings
+        elif preference == "editorFirst":
+            from_file = self._read(pyproject, Settings())
+            settings = apply_overrides(from_file, analysis, "editor settings") if from_file else editor_settings
+        else:
+            settings = self._read(pyproject, Settings()) or Settings()
+        if target_override is not None:
+            settings = replace(settings, target=target_override)
+        return settings
+
+    def _pyproject(self, path: Path) -> Path | None:
+        directory = path if path.is_dir() else path.parent
+        with self._lock:
+            if directory in self._pyproject_for_directory:
+                return self._pyproject_for_directory[directory]
+        found = find_pyproject(directory) if directory.is_absolute() else None
+        with self._lock:
+            self._pyproject_for_directory[directory] = found
+        return found
+
+    def _read(self, pyproject: Path, base: Settings) -> Settings | None:
+        """Settings from the file on top of `base`; when the file is invalid, the last good ones (or None)."""
+        try:
+            settings = settings_from_pyproject(pyproject, base)
+        except (ConfigError, OSError) as error:
+            self._report_once(f"{error} (ascend-migrate keeps the last good settings)")
+            with self._lock:
+                return self._from_file.get(pyproject)
+        with self._lock:
+            self._from_file[pyproject] = settings
+        return settings
+
+    def _report_once(self, message: str) -> None:
+        logger.warning("%s", message)
+        with self._lock:
+            if message in self._reported:
+                return
+            self._reported.add(message)
+        self._report(message)
