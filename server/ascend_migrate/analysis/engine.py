@@ -116,6 +116,10 @@ def _base(node: ast.expr, bindings: dict[str, Binding]) -> str | None:
     return ".".join([value, *reversed(parts)])
 
 
+def _position(finding: Finding) -> tuple[int, int, str]:
+    return finding.line, finding.column, finding.code
+
+
 class ChunkRunner:
     """Walks chunks of one module with its shared bindings, one rule context, and the route's view."""
 
@@ -153,7 +157,7 @@ class ChunkRunner:
             finally:
                 del self.walker.scopes[1:]
                 self.walker.class_stack.clear()
-            chunk.findings = self.context.findings
+            chunk.findings = sorted(self.context.findings, key=_position)
             chunk.written = tuple(self.walker.module_writes)
 
     def _refresh_import_names(self) -> None:

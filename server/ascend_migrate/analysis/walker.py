@@ -107,6 +107,10 @@ class Walker:
 
     def bind(self, name: str, binding: Binding) -> None:
         scopes = self.scopes
+        if len(scopes) == 1 and binding == ("value", None):
+            existing = scopes[0].get(name)
+            if existing is not None and existing[0] == "import":
+                return  # `except ImportError: torch = None`: keep what the import means for the rest
         scopes[-1][name] = binding
         if len(scopes) == 1:  # a module-level name: part of what the chunk contributes to the module
             kind, value = binding
@@ -200,13 +204,17 @@ class Walker:
         if binding is not None and binding[0] == "import":
             names.on_reference(self.context, binding[1], node, None, node.id)
 
-    def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None) -> None:
+    def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None, intermediate: bool = False) -> None:
         qualified = self.qualified_name(node)
         if qualified is not None:
             names.on_reference(self.context, qualified, node, call, self.root_name(node))
             return
-        self.visit(node.value)
-        methods.on_attribute(self.context, node, self.infer(node.value), call, self.types)
+        value = node.value
+        if type(value) is ast.Attribute:
+            self.visit_attribute(value, None, intermediate=True)
+        else:
+            self.visit(value)
+        methods.on_attribute(self.context, node, self.infer(value), call, self.types, intermediate)
 
     def visit_call(self, node: ast.Call) -> None:
         func = node.func
@@ -217,6 +225,8 @@ class Walker:
             binding = self.lookup(func.id)
             if binding is not None and binding[0] == "import":
                 names.on_reference(self.context, binding[1], func, node, func.id)
+            elif binding is None and func.id == "getattr" and len(node.args) >= 2:
+                self.visit_getattr(node)
         else:
             self.visit(func)
         for argument in node.args:
@@ -225,6 +235,13 @@ class Walker:
             self.visit(keyword.value)
         strings.on_call(self, node)
         patterns.on_call(self, node)
+
+    def visit_getattr(self, node: ast.Call) -> None:
+        """`getattr(torch.cuda, "synchronize")` is a reference to torch.cuda.synchronize."""
+        owner, name = node.args[0], node.args[1]
+        qualified = self.qualified_name(owner)
+        if qualified is not None and type(name) is ast.Constant and type(name.value) is str and name.value.isidentifier():
+            names.on_reference(self.context, f"{qualified}.{name.value}", node, None, None)
 
     def visit_compare(self, node: ast.Compare) -> None:
         self.visit(node.left)

@@ -19,8 +19,14 @@ _CALL_REWRITES = {
 
 
 def on_attribute(
-    context: RuleContext, node: ast.Attribute, receiver_type: str | None, call: ast.Call | None, types: TypeSystem
+    context: RuleContext,
+    node: ast.Attribute,
+    receiver_type: str | None,
+    call: ast.Call | None,
+    types: TypeSystem,
+    intermediate: bool = False,
 ) -> None:
+    """`intermediate`: the attribute is itself a receiver (`obj.cuda` in `obj.cuda.synchronize()`)."""
     entries = context.view.by_method.get(node.attr)
     if not entries:
         return
@@ -29,7 +35,7 @@ def on_attribute(
         matched = [entry for entry in entries if entry.receiver_type in family]
         confidence = "inferred"
     else:
-        if _receiver_is_foreign(node.value):
+        if intermediate or _receiver_is_foreign(node.value):
             return
         matched = [entry for entry in entries if entry.receiver == "any"]
         confidence = "heuristic"

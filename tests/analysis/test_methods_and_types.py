@@ -1,0 +1,110 @@
+"""Methods on receivers whose type follows from local code, and method-name heuristics."""
+
+
+def test_cuda_methods_on_known_and_unknown_receivers(run):
+    source = """
+        import torch
+        import torch.nn as nn
+        model = nn.Linear(3, 4).cuda()
+        x = torch.zeros(3).cuda(non_blocking=True)
+        batch = next(loader)
+        batch = batch.cuda()
+        on_gpu = x.is_cuda
+        name = "a,b".split(",")
+    """
+    triples = [(f.line, f.code, f.api, f.confidence) for f in run(source).findings]
+    assert triples == [
+        (4, "NPU105", "torch.nn.Module.cuda", "inferred"),
+        (5, "NPU105", "torch.Tensor.cuda", "inferred"),
+        (7, "NPU105", "torch.Tensor.cuda", "heuristic"),
+        (8, "NPU105", "torch.Tensor.is_cuda", "inferred"),
+    ]
+
+
+def test_min_confidence_filters_heuristic_matches(found):
+    source = """
+        import torch
+        x = torch.zeros(3)
+        y = x.cuda()
+        z = batch.cuda()
+    """
+    assert found(source, min_confidence="inferred") == [(4, "NPU105", "torch.Tensor.cuda")]
+    assert found(source, min_confidence="exact") == []
+
+
+def test_types_from_local_assignments(found):
+    source = """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+
+            def forward(self, x):
+                return self.fc(x).view(-1)
+
+        def train(loader):
+            model = Net()
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            model.train()
+            for inputs, targets in loader:
+                optimizer.zero_grad()
+                loss = F.cross_entropy(model(inputs), targets)
+                loss.backward()
+                optimizer.step()
+            model.eval()
+            other = Helper()
+            other.train()
+            other.zero_grad()
+    """
+    assert found(source, target="mindspore") == [
+        (6, "MS201", "torch.nn.Module"),
+        (9, "MS101", "torch.nn.Linear"),
+        (11, "MS202", "torch.nn.Module.forward"),
+        (12, "MS105", "torch.Tensor.view"),
+        (17, "MS203", "torch.nn.Module.train"),
+        (21, "MS204", "torch.Tensor.backward"),
+        (23, "MS203", "torch.nn.Module.eval"),
+    ]
+    assert (19, "NPU301", "torch.optim.Optimizer.zero_grad") in found(source)
+    assert (16, "NPU301", "torch.optim.SGD") not in found(source)  # not in the test tables
+
+
+def test_methods_are_never_flagged_on_receivers_of_another_known_type(found):
+    source = """
+        import torch
+        import numpy as np
+        opt = torch.optim.Adam(params)
+        opt.view()
+        values = np.zeros(3)
+        mask = values.nonzero()
+        tensor = torch.zeros(3)
+        index = tensor.nonzero()
+    """
+    assert found(source) == [(4, "NPU301", "torch.optim.Adam"), (9, "NPU401", "torch.Tensor.nonzero")]
+
+
+def test_structure_fixes_for_train_and_eval(run):
+    source = "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.train()\nmodel.eval()\nmodel.train(False)\n"
+    fixes = [(f.line, f.fix.edits[0].new_text, f.fix.safe) for f in run(source, target="mindspore").findings if f.code == "MS203"]
+    assert fixes == [(3, "set_train(True)", True), (4, "set_train(False)", True), (5, "set_train", True)]
+
+
+def test_boolean_mask_indexing(run):
+    source = """
+        import torch
+        def select(x: torch.Tensor, scores, mask):
+            kept = x[x > 0.5]
+            other = scores[mask]
+            x[~mask] = 0
+            names = ["a", "b"][0]
+    """
+    result = run(source)
+    assert [(f.line, f.code, f.confidence) for f in result.findings] == [
+        (4, "NPU402", "inferred"),
+        (5, "NPU402", "heuristic"),
+        (6, "NPU402", "inferred"),
+    ]

@@ -1,0 +1,74 @@
+"""Device, backend and environment-variable strings count only where they act as such; prose never does."""
+
+
+def test_device_strings_in_their_roles(run):
+    source = '''
+        import os
+        import argparse
+        import torch
+        import torch.distributed as dist
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--device", default="cuda", help="cuda or cpu")
+        parser.add_argument("--dist-backend", default="nccl", type=str)
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        DEVICE = "cuda:0"
+
+        def setup(rank, backend="nccl", device="cuda"):
+            dist.init_process_group("nccl", rank=rank)
+            dist.init_process_group(backend="nccl")
+            x = torch.zeros(3, device=f"cuda:{rank}")
+            y = x.to("cuda:1")
+            z = torch.device("cuda", rank)
+            state = torch.load(path, map_location="cuda")
+            if args.backend == "nccl" or device.type == "cuda":
+                print("running on cuda with nccl")
+            os.environ["CUDA_VISIBLE_DEVICES"] = "0"
+            return {"device": "cuda"}
+    '''
+    result = run(source)
+    assert [(f.line, f.column, f.code, f.api) for f in result.findings] == [
+        (8, 42, "NPU102", "'cuda'"),
+        (9, 48, "NPU103", "'nccl'"),
+        (10, 11, "NPU102", "'cuda'"),
+        (10, 20, "NPU101", "torch.cuda.is_available"),
+        (11, 11, "NPU102", "'cuda'"),
+        (13, 26, "NPU103", "'nccl'"),
+        (13, 41, "NPU102", "'cuda'"),
+        (14, 30, "NPU103", "'nccl'"),
+        (15, 38, "NPU103", "'nccl'"),
+        (16, 33, "NPU102", "'cuda'"),
+        (17, 15, "NPU102", "'cuda'"),
+        (18, 23, "NPU102", "'cuda'"),
+        (19, 44, "NPU102", "'cuda'"),
+        (20, 25, "NPU103", "'nccl'"),
+        (20, 50, "NPU102", "'cuda'"),
+        (22, 17, "NPU104", "CUDA_VISIBLE_DEVICES"),
+        (23, 24, "NPU102", "'cuda'"),
+    ]
+
+
+def test_device_string_fix_replaces_only_the_word(run):
+    result = run('import torch\nx = torch.zeros(1, device=f"cuda:{rank}")\n')
+    (finding,) = result.findings
+    (edit,) = finding.fix.edits
+    assert (edit.line, edit.column, edit.end_line, edit.end_column, edit.new_text) == (2, 29, 2, 33, "npu")
+    assert finding.fix.safe and finding.fix.add_imports == ("import torch_npu",)
+
+
+def test_prose_is_never_a_finding(found):
+    source = '''
+        """Train with nccl on cuda; set CUDA devices."""
+        import logging
+        import torch
+        # device = "cuda"
+        logging.info("moving the model to cuda")
+        print(f"cuda:{0} is ready", "nccl")
+        message = "cuda"
+        parser.add_argument("--name", default="cuda", help="device: cuda")
+    '''
+    assert found(source) == []
+
+
+def test_mindspore_route_has_no_npu_string_findings(found):
+    assert found('x = t.to("cuda")\nbackend = "nccl"\n', target="mindspore") == []
