@@ -180,8 +180,21 @@ def _without(args: list[libcst.Arg], removed: set[int]) -> list[libcst.Arg]:
         return args
     kept = [arg for number, arg in enumerate(args) if number not in removed]
     if kept and len(args) - 1 in removed:
-        kept[-1] = kept[-1].with_changes(comma=args[-1].comma)
+        kept[-1] = kept[-1].with_changes(comma=closing_comma(kept[-1].comma, args[-1].comma))
     return kept
+
+
+def closing_comma(own: libcst.Comma | libcst.MaybeSentinel, closing: libcst.Comma | libcst.MaybeSentinel):
+    """The comma for an element that becomes the last one: the old last element's comma (trailing comma or
+    none, and the line break before the closing bracket), keeping the element's own end-of-line comment."""
+    own_space = own.whitespace_after if isinstance(own, libcst.Comma) else None
+    closing_space = closing.whitespace_after if isinstance(closing, libcst.Comma) else None
+    if isinstance(own_space, libcst.ParenthesizedWhitespace) and own_space.first_line.comment is not None:
+        if isinstance(closing_space, libcst.ParenthesizedWhitespace):
+            merged = closing_space.with_changes(first_line=own_space.first_line)
+            return closing.with_changes(whitespace_after=merged)
+        return own  # keep the comma: dropping it would glue the comment to the closing bracket
+    return closing
 
 
 def _appended(call: libcst.Call, args: list[libcst.Arg], new: libcst.Arg) -> list[libcst.Arg]:

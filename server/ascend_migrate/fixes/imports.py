@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import libcst
 
 from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.fixes.arguments import closing_comma
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.text import LineIndex, diff_edits, newline_of
 
@@ -244,7 +245,7 @@ def _without_names(statement: str, doomed: set[str]) -> str:
     aliases = list(node.names) if not isinstance(node.names, libcst.ImportStar) else []
     kept = [alias for alias in aliases if _bound_name(alias, isinstance(node, libcst.Import)) not in doomed]
     if kept and kept[-1] is not aliases[-1]:
-        kept[-1] = kept[-1].with_changes(comma=aliases[-1].comma)
+        kept[-1] = kept[-1].with_changes(comma=closing_comma(kept[-1].comma, aliases[-1].comma))
     return libcst.Module([]).code_for_node(node.with_changes(names=kept))
 
 

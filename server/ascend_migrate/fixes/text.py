@@ -11,8 +11,8 @@ from ascend_migrate.analysis.findings import TextEdit
 
 # Python (and LSP) break lines at \r\n, \r and \n only; str.splitlines would also break at form feeds.
 NEWLINE = re.compile(r"\r\n|\r|\n")
-# Tokens for diffing a rewritten span: words, runs of whitespace, or single other characters.
-_DIFF_TOKEN = re.compile(r"\w+|\s+|.", re.DOTALL)
+# Tokens for diffing a rewritten span: numbers, words, runs of whitespace, or single other characters.
+_DIFF_TOKEN = re.compile(r"\d[\w.]*|\w+|\s+|.", re.DOTALL)
 
 
 class OverlappingEditsError(ValueError):
