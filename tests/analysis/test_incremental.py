@@ -1,0 +1,116 @@
+"""Incremental re-analysis gives exactly what a full analysis gives, and re-walks only what an edit touched."""
+
+import textwrap
+
+import pytest
+
+from ascend_migrate.analysis.engine import analyze_module
+from ascend_migrate.analysis.incremental import LineEdit, analyze_document
+from ascend_migrate.config import Settings
+
+SCRIPT = textwrap.dedent('''
+    """Train a classifier on several GPUs."""
+    import os
+    import torch
+    import torch.nn as nn
+    import torch.distributed as dist
+
+    os.environ["CUDA_VISIBLE_DEVICES"] = "0,1"
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.fc(x)
+
+
+    def setup(rank):
+        dist.init_process_group("nccl", rank=rank)
+        torch.cuda.synchronize()
+
+
+    def train(model, loader, rank):
+        model = model.cuda()
+        for batch in loader:
+            batch = batch.to(f"cuda:{rank}")
+            loss = model(batch).sum()
+            loss.backward()
+        torch.cuda.synchronize()
+
+
+    if __name__ == "__main__":
+        setup(0)
+''')
+
+EDITS = [
+    "        torch.cuda.synchronize()",
+    "x = torch.zeros(3, device='cuda')",
+    "import torch.cuda as tc",
+    "def broken(:",
+    "",
+    "class Other(nn.Module):",
+    "    model.train()",
+    '"""',
+]
+
+
+def apply(lines: list[str], start: int, end: int, replacement: list[str]) -> list[str]:
+    return lines[: start - 1] + replacement + lines[end:]
+
+
+def as_tuples(analysis):
+    return [(f.line, f.column, f.end_line, f.end_column, f.code, f.api, f.fix) for f in analysis.findings]
+
+
+@pytest.mark.parametrize("target", ["npu", "mindspore"])
+def test_every_single_line_edit_matches_a_full_analysis(test_knowledge_base, target):
+    settings = Settings(target=target)
+    lines = SCRIPT.split("\n")
+    before = analyze_module(SCRIPT, "train.py", settings, test_knowledge_base)
+    checked = 0
+    for line in range(1, len(lines) + 1):
+        for replacement in ([], [EDITS[line % len(EDITS)]], [lines[line - 1], EDITS[(line + 3) % len(EDITS)]]):
+            new_lines = apply(lines, line, line, replacement)
+            new_text = "\n".join(new_lines)
+            edit = LineEdit(line, line, line + len(replacement) - 1)
+            incremental = analyze_document(new_text, "train.py", settings, before, edit, test_knowledge_base)
+            full = analyze_module(new_text, "train.py", settings, test_knowledge_base)
+            assert as_tuples(incremental) == as_tuples(full), (line, replacement)
+            assert [e.line for e in incremental.errors] == [e.line for e in full.errors], (line, replacement)
+            checked += 1
+    assert checked == 3 * len(lines)
+
+
+def test_an_edit_in_a_function_body_reuses_the_other_chunks(test_knowledge_base):
+    settings = Settings(target="npu")
+    before = analyze_module(SCRIPT, "train.py", settings, test_knowledge_base)
+    lines = SCRIPT.split("\n")
+    sync_lines = [number for number, text in enumerate(lines, 1) if text == "    torch.cuda.synchronize()"]
+    line = sync_lines[0]
+    new_text = "\n".join(apply(lines, line, line, ["    torch.cuda.synchronize()", "    torch.cuda.synchronize()"]))
+    after = analyze_document(new_text, "train.py", settings, before, LineEdit(line, line, line + 1), test_knowledge_base)
+    untouched = [chunk for chunk in after.chunks if any(chunk is old for old in before.chunks)]
+    edited_function = next(index for index, chunk in enumerate(before.chunks) if chunk.start <= line <= chunk.end)
+    assert untouched == before.chunks[:edited_function]  # everything above the edit is reused as is
+    assert len(after.chunks) == len(before.chunks)
+    assert [f.line for f in after.findings if f.api == "torch.cuda.synchronize"] == [line, line + 1, sync_lines[1] + 1]
+
+
+def test_a_new_import_triggers_a_full_analysis(test_knowledge_base):
+    settings = Settings(target="npu")
+    source = "import torch\n\ndef f():\n    tc.synchronize()\n"
+    before = analyze_module(source, "a.py", settings, test_knowledge_base)
+    assert before.findings == []
+    after_text = "import torch\nimport torch.cuda as tc\ndef f():\n    tc.synchronize()\n"
+    after = analyze_document(after_text, "a.py", settings, before, LineEdit(2, 2, 2), test_knowledge_base)
+    assert [(f.line, f.api) for f in after.findings] == [(4, "torch.cuda.synchronize")]
+
+
+def test_line_edits_compose():
+    first = LineEdit(10, 10, 12)  # line 10 became three lines
+    second = LineEdit(20, 21, 20)  # later, two lines became one (in the new numbering)
+    assert first.then(second) == LineEdit(10, 19, 20)
+    assert LineEdit.from_range(5, 6, "a\nb\nc") == LineEdit(5, 6, 7)
