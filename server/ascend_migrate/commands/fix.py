@@ -204,8 +204,12 @@ def _print_diff(outcomes: list[_Outcome]) -> None:
     import difflib
 
     for outcome in outcomes:
+        relative = not outcome.path.startswith("/")
         lines = difflib.unified_diff(
-            _lines(outcome.original), _lines(outcome.text), fromfile=f"a/{outcome.path}", tofile=f"b/{outcome.path}"
+            _lines(outcome.original),
+            _lines(outcome.text),
+            fromfile=f"a/{outcome.path}" if relative else outcome.path,
+            tofile=f"b/{outcome.path}" if relative else outcome.path,
         )
         for line in lines:
             sys.stdout.write(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")

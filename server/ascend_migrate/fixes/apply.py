@@ -210,7 +210,8 @@ def _before_after(context: _Context, edits: Sequence[TextEdit]) -> tuple[str, st
     index = context.index
     spans = sorted_spans(context.source, edits, index)
     first_line = min(edit.line for edit in edits)
-    last_line = max(edit.end_line for edit in edits)
+    # An edit ending at the start of a line (a deleted line break) does not touch that line's text.
+    last_line = max(edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line else edit.end_line for edit in edits)
     start = index.starts[first_line - 1]
     end = max(index.line_end(last_line), max(span_end for _, span_end, _ in spans))
     pieces, cursor = [], start

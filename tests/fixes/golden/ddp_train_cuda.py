@@ -3,6 +3,7 @@
 import argparse
 import os
 
+import amp_C  # left over from the apex version of this script
 import torch
 import torch.distributed as dist
 import torch.nn as nn
@@ -62,6 +63,7 @@ def main() -> None:
             scaler.step(optimizer)
             scaler.update()
         torch.cuda.synchronize()
+        torch.cuda.empty_cache()  # ascend-migrate: ignore
         if dist.get_rank() == 0:
             print(f"epoch {epoch}: loss {loss.item():.4f} on cuda")  # ascend-migrate: ignore
     model.eval()
