@@ -185,6 +185,10 @@ def decode_source(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as decode_error:
+            raise ValueError(f"invalid UTF-8 and no coding declaration: {decode_error.reason} at byte {decode_error.start}") from None
         raise ValueError(f"cannot decode: {error}") from None
     try:
         text = data.decode(encoding)

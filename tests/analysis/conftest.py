@@ -11,7 +11,7 @@ from ascend_migrate.analysis.engine import analyze_file
 from ascend_migrate.config import Settings, apply_overrides
 from ascend_migrate.kb.index import KnowledgeBase
 
-TEST_MAPPINGS = Path(__file__).parent / "mappings"
+TEST_MAPPINGS = Path(__file__).resolve().parent.parent / "fixtures" / "mappings"
 
 
 @pytest.fixture(scope="session")
