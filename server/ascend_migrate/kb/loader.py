@@ -11,12 +11,14 @@ from typing import Any
 
 import yaml
 
+from ascend_migrate.analysis.codes import CODES
 from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, ROUTES, SEVERITIES
 from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, Entry, ParameterDifference
 from ascend_migrate.kb.versions import VersionRangeError, parse_range
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STRING_TAG = "tag:yaml.org,2002:str"
 
 TABLE_KEYS = {"table", "description", "provenance", "entries", "inventory"}
 ENTRY_KEYS = {
@@ -39,6 +41,14 @@ ENTRY_KEYS = {
     "receiver": str,
     "condition": str,
     "severity": str,
+}
+# The conditions each match kind understands (pattern conditions name engine matchers: any name goes).
+CONDITIONS = {
+    "name": ("prefix", "single-argument"),
+    "string": ("device", "backend", "environment-variable"),
+    "import": (),
+    "method": (),
+    "definition": (),
 }
 PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note"}
 
@@ -145,7 +155,10 @@ class _NodeReader:
     def scalar(self, node: yaml.Node, what: str, expected: type) -> Any:
         if not isinstance(node, yaml.ScalarNode):
             raise self.fail(node, f"{what} must be a {expected.__name__}, not a {'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
-        value = self._constructor.construct_object(node)
+        if node.tag == _STRING_TAG:
+            value = node.value  # most scalars are strings: skip the constructor (a third of the load time)
+        else:
+            value = self._constructor.construct_object(node)
         if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
             value = node.value  # `2.10` is a version string, not the float 2.1
         if value is None and expected is str:
@@ -181,6 +194,7 @@ class _NodeReader:
         self._check_choice(fields, values, "match", MATCH_KINDS)
         self._check_choice(fields, values, "fix", FIX_SAFETY)
         self._check_choice(fields, values, "severity", SEVERITIES)
+        self._check_shape(fields, values, route)
         ranges = {}
         for key in ("source_versions", "target_versions"):
             if key in values:
@@ -215,6 +229,30 @@ class _NodeReader:
             **ranges,
         )
 
+    def _check_shape(self, fields, values, route: str) -> None:
+        """What a well-formed entry looks like beyond its types: a usable api, a known code of the entry's route,
+        a receiver only on methods, and a condition the match kind knows."""
+        api = values["api"]
+        if not api.strip() or any(character.isspace() for character in api):
+            raise self.fail(fields["api"][1], f"api {api!r} must be a name without spaces")
+        match = values.get("match", "name")
+        if match in ("method", "definition") and "." not in api:
+            raise self.fail(fields["api"][1], f"a {match} entry's api is Type.method, got {api!r}")
+        if "receiver" in values and match != "method":
+            raise self.fail(fields["receiver"][1], f"receiver only applies to match: method, not match: {match}")
+        condition = values.get("condition", "")
+        allowed = CONDITIONS.get(match)
+        if condition and allowed is not None and condition not in allowed:
+            raise self.fail(fields["condition"][1], f"condition of a match: {match} entry must be one of {list(allowed)}, got {condition!r}")
+        if match == "string" and not condition:
+            raise self.fail(fields["api"][1], f"a match: string entry needs a condition: one of {list(CONDITIONS['string'])}")
+        if "code" in values:
+            info = CODES.get(values["code"])
+            if info is None:
+                raise self.fail(fields["code"][1], f"unknown code {values['code']!r}; codes are listed in analysis/codes.py")
+            if route not in CATEGORY_ROUTES[info.category]:
+                raise self.fail(fields["code"][1], f"code {info.code} ({info.category}) is not a code of route {route!r}")
+
     def _check_choice(self, fields, values, key: str, choices: tuple[str, ...]) -> None:
         if key in values and values[key] not in choices:
             raise self.fail(fields[key][1], f"{key} must be one of {list(choices)}, got {values[key]!r}")
@@ -225,8 +263,15 @@ class _NodeReader:
         for key, (key_node, value_node) in fields.items():
             if key not in PARAMETER_KEYS:
                 raise self.fail(key_node, f"unknown key {key!r} in a parameter difference; expected one of {sorted(PARAMETER_KEYS)}")
-            value = self._constructor.construct_object(value_node) if isinstance(value_node, yaml.ScalarNode) else None
-            values[key] = None if value is None else (value_node.value if not isinstance(value, str) else value)
+            if not isinstance(value_node, yaml.ScalarNode):
+                raise self.fail(value_node, f"{key} of a parameter difference must be a single value, not a "
+                                            f"{'list' if isinstance(value_node, yaml.SequenceNode) else 'mapping'}")
+            if value_node.tag == _STRING_TAG:
+                values[key] = value_node.value
+                continue
+            value = self._constructor.construct_object(value_node)
+            # Defaults are kept as the text written (`0.9`, `True`); only an empty value means "none".
+            values[key] = None if value is None else value_node.value
         if values.get("change") not in CHANGES:
             raise self.fail(node, f"a parameter difference needs change: one of {list(CHANGES)}")
         return ParameterDifference(

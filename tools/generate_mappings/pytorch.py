@@ -1,0 +1,174 @@
+"""PyTorch → MindSpore entries from the two generations of MindSpore's mapping table.
+
+master (≈ MindSpore 2.6) maps to mindspore.mint and applies from 2.5 on; r2.4.10 maps to mindspore.ops/nn and
+applies before 2.5 where master has the API too, else to every version (those ops/nn names still exist in
+2.10, except the few corrections.REMOVED_TARGETS).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tools.generate_mappings import corrections
+from tools.generate_mappings.docs import page_url
+from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
+from tools.generate_mappings.sources import BRANCHES, PYTORCH_TABLE_PATH, MappingRow
+
+MASTER, LEGACY = "master", "r2.4.10"
+MINT_RANGE, LEGACY_RANGE = ">=2.5", "<2.5"
+METHOD_RECEIVERS = {"torch.Tensor.": "tensor", "torch.nn.Module.": "module"}
+NOTE_LIMIT = 400
+MASTER_CSV = "pytorch_api_mapping.csv + pytorch_param_diffs.csv"
+LEGACY_CSV = "pytorch_api_mapping_r2.4.10.csv + pytorch_param_diffs.csv"
+
+
+@dataclass
+class Outcome:
+    """What the generator did, for its summary and for mappings/README.md."""
+
+    entries: list[dict] = field(default_factory=list)
+    source_apis: set[str] = field(default_factory=set)  # the doc's spellings, before corrections
+    skipped: dict[str, str] = field(default_factory=dict)  # api → the hand-written table that has it
+    corrections: list[str] = field(default_factory=list)
+
+
+def file_provenance() -> str:
+    return BRANCHES[MASTER].provenance(MASTER_CSV, PYTORCH_TABLE_PATH)
+
+
+def build(
+    master_rows: list[MappingRow],
+    legacy_rows: list[MappingRow],
+    parameters: ParameterIndex,
+    target_resolution: dict[str, bool],
+    source_resolution: dict[str, str],
+    hand_written: dict[tuple[str, str], str],
+) -> Outcome:
+    outcome = Outcome()
+    groups: dict[tuple[str, str], list[MappingRow]] = defaultdict(list)
+    for row in master_rows + legacy_rows:
+        if not row.source_api:
+            continue  # "Unique to MindSpore" rows name no torch API
+        outcome.source_apis.add(row.source_api)
+        api, _ = corrections.correct_source(row.source_api)
+        if api != row.source_api:
+            outcome.corrections.append(f"{row.source_api} → {api} ({row.branch})")
+        groups[(api, row.branch)].append(row)
+    in_master = {api for api, branch in groups if branch == MASTER}
+    for (api, branch) in sorted(groups, key=lambda key: (key[0], key[1] != MASTER)):
+        table = hand_written.get((api, "mindspore"))
+        if table is not None:
+            outcome.skipped[api] = table
+            continue
+        rows = groups[(api, branch)]
+        primary, alternatives = _choose(rows)
+        if branch == MASTER:
+            target_range = MINT_RANGE
+        else:
+            target_range = LEGACY_RANGE if api in in_master else "*"
+        outcome.entries.append(
+            _entry(api, primary, alternatives, target_range, parameters, target_resolution, source_resolution, outcome)
+        )
+    return outcome
+
+
+def _choose(rows: list[MappingRow]) -> tuple[MappingRow, list[MappingRow]]:
+    """r2.4.10 lists some optimizers twice (mindspore.nn and mindspore.experimental.optim): the latter keeps
+    torch's interface, so it is the target and the other is named in the note."""
+    if len(rows) == 1:
+        return rows[0], []
+    ranked = sorted(rows, key=lambda row: (not row.mindspore_api.startswith("mindspore.experimental.optim"),
+                                            row.category != "consistent"))
+    return ranked[0], ranked[1:]
+
+
+def _entry(api, row, alternatives, target_range, parameters, target_resolution, source_resolution, outcome) -> dict:
+    entry: dict = {"api": api}
+    for prefix, receiver in METHOD_RECEIVERS.items():
+        if api.startswith(prefix):
+            entry["match"] = "method"
+            entry["receiver"] = receiver
+    notes: list[str] = []
+    _, spelling_note = corrections.correct_source(row.source_api)
+    if spelling_note:
+        notes.append(spelling_note)
+    not_a_rename = corrections.NOT_A_RENAME.get((api, row.branch))
+    consistent = row.category == "consistent" and not not_a_rename
+    entry["category"] = "ms-equivalent" if consistent else "ms-differs"
+    if consistent and entry.get("receiver") == "tensor":
+        entry["code"] = "MS105"
+    entry["target"] = row.mindspore_api
+    if row.mindspore_api in corrections.REMOVED_TARGETS:
+        target_range = corrections.REMOVED_TARGET_RANGE
+        notes.append(f"{row.mindspore_api} is gone from mindspore 2.10.0; this entry covers releases before 2.5 only.")
+        outcome.corrections.append(f"{api} → {row.mindspore_api}: target_versions {target_range} ({row.branch})")
+    entry["target_versions"] = target_range
+    parameter_list: list[dict] = []
+    if not consistent:
+        found, shared_with = parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
+        bogus = corrections.BOGUS_PARAMETERS.get((api, row.branch))
+        if bogus is not None:
+            found = [item for item in found if item.source_parameter not in bogus[0]]
+            notes.append(bogus[1])
+            outcome.corrections.append(f"{api}: dropped the doc's `end` default difference ({row.branch})")
+        parameter_list = parameter_entries(found, api)
+        safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
+                and is_pure_rename(parameter_list))
+        entry["fix"] = "safe" if safe else "unsafe"
+        if not_a_rename:
+            notes.append(not_a_rename)
+            outcome.corrections.append(f"{api}: consistent → ms-differs, unsafe ({row.branch})")
+        else:
+            notes.append(_difference_text(row))
+        if shared_with and parameter_list:
+            notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
+    else:
+        entry["fix"] = "safe"
+    for alternative in alternatives:
+        spelled = "" if alternative.source_api == api else f" under the name {alternative.source_api}"
+        notes.append(f"The same doc also maps it{spelled} to {alternative.mindspore_api} ({_difference_text(alternative)}).")
+    if parameter_list:
+        entry["parameters"] = parameter_list
+    if notes:
+        entry["note"] = _shorten(" ".join(notes))
+    docs = [_doc_link(row)] + [_doc_link(alternative) for alternative in alternatives]
+    entry["docs"] = list(dict.fromkeys(link for link in docs if link))
+    if row.branch != MASTER:
+        entry["provenance"] = BRANCHES[row.branch].provenance(LEGACY_CSV, PYTORCH_TABLE_PATH)
+    entry["verified"] = _verified(api, row, target_resolution, source_resolution)
+    return entry
+
+
+def _difference_text(row: MappingRow) -> str:
+    if row.category == "consistent":
+        return "consistent"
+    if row.category == "different_see_page":
+        return "see the diff page"
+    if row.diff_summary:
+        return row.diff_summary
+    if row.doc_note and row.doc_note != "(diff page)":
+        return row.doc_note
+    return "see the diff page"
+
+
+def _doc_link(row: MappingRow) -> str | None:
+    if row.diff_page:
+        return page_url(row.diff_page, row.branch)
+    return page_url(PYTORCH_TABLE_PATH, row.branch)
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1].rstrip() + "…"
+
+
+def _verified(api: str, row: MappingRow, target_resolution: dict[str, bool], source_resolution: dict[str, str]) -> str:
+    """How the names were checked (not the behaviour): the target in mindspore 2.10.0, the source in torch."""
+    parts = []
+    resolves = target_resolution.get(row.mindspore_api)
+    if resolves is not None:
+        parts.append(f"target {'resolves' if resolves else 'does not resolve'} in mindspore 2.10.0")
+    source = source_resolution.get(api)
+    if source:
+        parts.append(f"source {source}")
+    return "name check: " + "; ".join(parts) if parts else ""
