@@ -1,0 +1,42 @@
+"""`python -m tools.generate_ascend`: regenerate the NPU-route mappings from the Ascend reference data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tools.generate_ascend import affinity_rows, cuda_rows, curated, dynamic_rows, third_party, unsupported_rows
+from tools.generate_ascend.book import Book
+from tools.generate_ascend.reference import VersionTables, read_rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.generate_ascend", description=__doc__)
+    parser.add_argument("--reference", type=Path, default=Path("../shared/reference/ascend"),
+                        help="directory with cuda_to_npu.csv, affinity_apis.csv, unsupported_or_caveats.csv, "
+                             "dynamic_shape_ops.csv (default: %(default)s)")
+    parser.add_argument("--resources", type=Path, required=True,
+                        help="msfmktransplt's resource/ directory (op_list_2_*.json, supported_op_2_*.json, "
+                             "affinity_list_1_11_0.json) from Ascend-mstt commit 99c2e0f")
+    parser.add_argument("--output", type=Path, default=Path("mappings"), help="where to write (default: %(default)s)")
+    arguments = parser.parse_args(argv)
+
+    tables = VersionTables.read(arguments.resources)
+    book = Book()
+    curated.add_entries(book)
+    third_party.add_entries(book)
+    cuda_rows.add_rows(book, read_rows(arguments.reference, "cuda_to_npu.csv"), tables)
+    affinity_rows.add_rows(book, read_rows(arguments.reference, "affinity_apis.csv"), arguments.resources)
+    dynamic_rows.add_rows(book, read_rows(arguments.reference, "dynamic_shape_ops.csv"))
+    unsupported_rows.add_rows(book, read_rows(arguments.reference, "unsupported_or_caveats.csv"), tables)
+    older = unsupported_rows.add_older_versions(book, tables)
+    counts = book.write(arguments.output)
+    for table, count in counts.items():
+        print(f"{table}: {count} entries")
+    print(f"(of which {older} APIs are unsupported only in the PyTorch 2.1/2.6/2.7 tables)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
