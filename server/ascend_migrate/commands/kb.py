@@ -1,15 +1,244 @@
-"""`ascend-migrate kb`: see its owner's module docstring once implemented."""
+"""`ascend-migrate kb`: look into the knowledge base (stats, lookup) and prove it against the real packages (verify).
+
+- `kb stats [--json]`: entry counts per table, category and route, and the usage-weighted coverage figure.
+- `kb lookup NAME [--json] [--route R]`: the entries for an API, a `prefix.` or a method name.
+- `kb verify [--numeric] [--json] [--record FILE]`: resolve every source and target in the installed torch,
+  mindspore (and TensorFlow if present) and the torch_npu wheel's sources; with --numeric, run torch and
+  MindSpore side by side on CPU for the consistent mappings.
+Exit codes: 0 fine, 1 a failed check (nothing found, unresolved names, numeric disagreements), 2 usage or data error.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from ascend_migrate.analysis.findings import ROUTES
+from ascend_migrate.commands.common import print_error
+
+EXIT_CLEAN = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("kb", help="(being built)")
-    parser.set_defaults(run=run)
+    parser = subparsers.add_parser(
+        "kb",
+        help="inspect and verify the knowledge base (stats, lookup, verify)",
+        description="Inspect the mapping tables and prove them against the real packages.",
+    )
+    parser.add_argument("--mappings", metavar="DIRECTORY", type=Path,
+                        help="the mappings directory (default: the one shipped with ascend-migrate)")
+    actions = parser.add_subparsers(dest="kb_command", metavar="ACTION")
+
+    stats = actions.add_parser("stats", help="entry counts per table, category and route; usage-weighted coverage")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.add_argument("--torch-version", default="2.8", metavar="VERSION", help="the torch version for coverage (default 2.8)")
+    stats.add_argument("--mindspore-version", default="2.10", metavar="VERSION", help="the MindSpore version for coverage (default 2.10)")
+    stats.add_argument("--unanswered", type=int, default=10, metavar="N", help="list the N most used names without an answer (default 10)")
+
+    lookup = actions.add_parser("lookup", help="the entries for an API name, a prefix ending in '.' or '*', or a method name")
+    lookup.add_argument("name", metavar="NAME")
+    lookup.add_argument("--json", action="store_true", help="print JSON")
+    lookup.add_argument("--route", choices=ROUTES, help="only entries of this route")
+
+    verify = actions.add_parser("verify", help="resolve every source and target in the installed packages")
+    verify.add_argument("--json", action="store_true", help="print JSON")
+    verify.add_argument("--numeric", action="store_true", help="also run torch and MindSpore side by side on CPU")
+    verify.add_argument("--record", metavar="FILE", type=Path,
+                        help="with --numeric: write the numeric results to FILE (YAML), e.g. mappings/verification/numeric.yaml")
+    verify.add_argument("--npu-wheel", metavar="WHEEL", type=Path,
+                        help="the torch_npu wheel whose Python sources resolve torch_npu targets (default: $ASCEND_MIGRATE_TORCH_NPU_WHEEL)")
+    verify.add_argument("--limit", type=int, default=0, metavar="N", help="with --numeric: check at most N entries (0: all)")
+    parser.set_defaults(run=run, kb_parser=parser)
 
 
 def run(arguments: argparse.Namespace) -> int:
-    print("ascend-migrate kb: not available in this build yet")
-    return 2
+    from ascend_migrate.kb.index import KnowledgeBase
+    from ascend_migrate.kb.loader import KnowledgeBaseError
+
+    if arguments.kb_command is None:
+        arguments.kb_parser.print_help()
+        return EXIT_USAGE
+    try:
+        knowledge_base = KnowledgeBase.load(arguments.mappings)
+        if arguments.kb_command == "stats":
+            return _stats(knowledge_base, arguments)
+        if arguments.kb_command == "lookup":
+            return _lookup(knowledge_base, arguments)
+        return _verify(knowledge_base, arguments)
+    except KnowledgeBaseError as error:
+        print_error(str(error))
+        return EXIT_USAGE
+
+
+# --- stats -----------------------------------------------------------------------------------------------
+
+def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
+    from ascend_migrate.kb import coverage
+
+    entries = knowledge_base.entries
+    report = {
+        "directory": str(knowledge_base.directory),
+        "entries": len(entries),
+        "curated": sum(1 for entry in entries if entry.curated),
+        "tables": dict(sorted(Counter(entry.table for entry in entries).items())),
+        "categories": dict(sorted(Counter(entry.category for entry in entries).items())),
+        "routes": dict(sorted(Counter(entry.route for entry in entries).items())),
+        "matches": dict(sorted(Counter(entry.match for entry in entries).items())),
+        "inventory_names": sum(len(names) for names in knowledge_base.inventory.values()),
+        "coverage": {},
+    }
+    usage_file = coverage.usage_path(knowledge_base)
+    if usage_file.is_file():
+        rows = coverage.load_usage(usage_file)
+        for route in ROUTES:
+            measured = coverage.route_coverage(knowledge_base, route, rows, arguments.torch_version, arguments.mindspore_version)
+            report["coverage"][route] = measured.to_json()
+    if arguments.json:
+        print(json.dumps(report, indent=2))
+        return EXIT_CLEAN
+    print(f"knowledge base {report['directory']}: {report['entries']} entries ({report['curated']} curated), "
+          f"{report['inventory_names']} inventory names")
+    for title, key in (("tables", "tables"), ("categories", "categories"), ("routes", "routes"), ("match kinds", "matches")):
+        print(f"{title}:")
+        width = max((len(name) for name in report[key]), default=0)
+        for name, count in report[key].items():
+            print(f"  {name:<{width}}  {count:>6}")
+    if not report["coverage"]:
+        print(f"coverage: no usage file at {usage_file}")
+        return EXIT_CLEAN
+    for route, measured in report["coverage"].items():
+        scope = "all references" if route == "mindspore" else "CUDA-related references"
+        print(f"coverage, {route} route ({scope} in {usage_file.name}): {measured['share'] * 100:.1f} % "
+              f"({measured['answered_references']} of {measured['references']} references, "
+              f"{measured['answered_names']} of {measured['names']} names); "
+              f"curated entries alone: {measured['curated_share'] * 100:.1f} %")
+        for row in measured["unanswered"][: arguments.unanswered]:
+            print(f"  no answer: {row['api']} ({row['references']} references)")
+    return EXIT_CLEAN
+
+
+# --- lookup ----------------------------------------------------------------------------------------------
+
+def _lookup(knowledge_base, arguments: argparse.Namespace) -> int:
+    from ascend_migrate.kb.numeric import load_record
+
+    name = arguments.name.strip()
+    if not name:
+        print_error("kb lookup needs a non-empty NAME")
+        return EXIT_USAGE
+    found = knowledge_base.lookup(name)
+    if not found and "." not in name:  # a bare method name: `view` finds torch.Tensor.view
+        found = [entry for entry in knowledge_base.entries if entry.match in ("method", "definition") and entry.method_name == name]
+    if arguments.route:
+        found = [entry for entry in found if entry.route == arguments.route]
+    numeric = load_record(knowledge_base.directory)
+    if arguments.json:
+        print(json.dumps([_entry_json(entry, knowledge_base.directory, numeric) for entry in found], indent=2))
+    elif not found:
+        print(f"no entry for {name}", file=sys.stderr)
+    else:
+        for entry in found:
+            _print_entry(entry, knowledge_base.directory, numeric)
+    return EXIT_CLEAN if found else EXIT_FAILED
+
+
+def _entry_json(entry, directory: Path, numeric: dict) -> dict:
+    from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY
+
+    result = {
+        "api": entry.api,
+        "route": entry.route,
+        "category": entry.category,
+        "code": entry.code or DEFAULT_CODE_FOR_CATEGORY[entry.category],
+        "match": entry.match,
+        "target": entry.target,
+        "note": entry.note,
+        "suggestion": entry.suggestion,
+        "parameters": [
+            {key: value for key, value in (
+                ("source", difference.source), ("target", difference.target), ("change", difference.change),
+                ("source_default", difference.source_default), ("target_default", difference.target_default),
+                ("note", difference.note)) if value not in (None, "")}
+            for difference in entry.parameters
+        ],
+        "source_versions": entry.source_versions.text,
+        "target_versions": entry.target_versions.text,
+        "fix": entry.fix,
+        "curated": entry.curated,
+        "verified": entry.verified,
+        "provenance": entry.provenance,
+        "docs": list(entry.docs),
+        "receiver": entry.receiver,
+        "condition": entry.condition,
+        "location": f"{directory / (entry.table + '.yaml')}:{entry.line}",
+    }
+    record = numeric.get((entry.api, entry.target or ""))
+    if record is not None:
+        result["numeric"] = record
+    return result
+
+
+def _print_entry(entry, directory: Path, numeric: dict) -> None:
+    data = _entry_json(entry, directory, numeric)
+    arrow = f" -> {data['target']}" if data["target"] else ""
+    versions = ""
+    if data["source_versions"] != "*" or data["target_versions"] != "*":
+        versions = f" [source {data['source_versions']}, target {data['target_versions']}]"
+    how = entry.match if entry.match != "name" else ""
+    if entry.receiver:
+        how += f" on {entry.receiver}"
+    if entry.condition:
+        how += f" ({entry.condition})"
+    print(f"{entry.api}{arrow}  {data['route']} {data['category']} {data['code']}"
+          f"{'  ' + how.strip() if how.strip() else ''}{versions}")
+    for label, value in (("note", data["note"]), ("do", data["suggestion"])):
+        if value:
+            print(f"    {label}: {value}")
+    for difference in data["parameters"]:
+        print(f"    parameter: {difference.get('source', '-')} -> {difference.get('target', '-')} ({difference['change']})"
+              f"{': ' + difference['note'] if difference.get('note') else ''}")
+    if "numeric" in data:
+        record = data["numeric"]
+        print(f"    numeric check: {record['outcome']}{' - ' + record['detail'] if record.get('detail') else ''}")
+    checked = "curated" if entry.curated else "generated"
+    print(f"    {checked}; fix {data['fix']}; {data['location']}")
+
+
+# --- verify ----------------------------------------------------------------------------------------------
+
+def _verify(knowledge_base, arguments: argparse.Namespace) -> int:
+    from ascend_migrate.kb import verify
+
+    if arguments.record is not None and not arguments.numeric:
+        print_error("--record needs --numeric")
+        return EXIT_USAGE
+    resolver = verify.Resolvers.from_environment(arguments.npu_wheel)
+    report = verify.verify_names(knowledge_base, resolver)
+    numeric_report = None
+    if arguments.numeric:
+        from ascend_migrate.kb import numeric
+
+        if not resolver.has("torch") or not resolver.has("mindspore"):
+            print_error("kb verify --numeric needs torch and mindspore installed in this interpreter")
+            return EXIT_USAGE
+        numeric_report = numeric.run_checks(knowledge_base, limit=arguments.limit)
+        if arguments.record is not None:
+            numeric.write_record(numeric_report, arguments.record)
+    if arguments.json:
+        result = report.to_json()
+        if numeric_report is not None:
+            result["numeric"] = numeric_report.to_json()
+        print(json.dumps(result, indent=2))
+    else:
+        for line in report.lines():
+            print(line)
+        if numeric_report is not None:
+            for line in numeric_report.lines():
+                print(line)
+    failed = bool(report.problems) or (numeric_report is not None and bool(numeric_report.unexpected))
+    return EXIT_FAILED if failed else EXIT_CLEAN

@@ -1,0 +1,402 @@
+"""`kb verify`: prove that every source and target name in the tables exists in the real packages.
+
+Installed packages (torch, mindspore, TensorFlow, the standard library) are checked by importing the longest
+importable module prefix and following getattr. torch_npu needs CANN to import, so its names are found in
+the Python sources of its wheel, read as a zip without importing anything. A name whose package is not
+installed, or whose entry's version range excludes the installed version, is skipped and counted, never
+passed silently.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import os
+import re
+import zipfile
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ascend_migrate.kb.schema import Entry
+from ascend_migrate.kb.versions import VersionRangeError, parse_version
+
+TORCH_NPU_WHEEL_VARIABLE = "ASCEND_MIGRATE_TORCH_NPU_WHEEL"
+SOURCE_MATCHES = ("name", "method", "definition", "import")
+_TENSORFLOW_ROOTS = ("tensorflow", "keras", "tensorflow_probability")
+_QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_PACKAGE_FOR_VERSION = {"torchvision": "torchvision", "torchaudio": "torchaudio", "torchtext": "torchtext"}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A name that does not resolve: where the entry is, which side, and why."""
+
+    location: str  # file:line of the entry
+    api: str
+    side: str  # "source" or "target"
+    name: str
+    reason: str
+
+    def line(self) -> str:
+        return f"{self.location}: {self.side} {self.name} (entry {self.api}) does not resolve: {self.reason}"
+
+
+class NeedsDependency(str):
+    """A reason meaning: the module exists but imports a package that is not installed, so it cannot be checked."""
+
+
+class ModuleResolver:
+    """Resolves dotted names in an installed package by importing modules and following attributes."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self.available = importlib.util.find_spec(package) is not None
+        self._results: dict[str, str | None] = {}
+        self.version = ""
+        if self.available:
+            try:
+                module = importlib.import_module(package)
+                self.version = str(getattr(module, "__version__", ""))
+            except Exception as error:  # a broken install: every name reports why
+                self.available = False
+                self.version = f"(import failed: {type(error).__name__}: {error})"
+
+    def resolve(self, name: str) -> str | None:
+        """None when `name` exists; otherwise the reason it does not."""
+        if name not in self._results:
+            self._results[name] = self._resolve(name)
+        return self._results[name]
+
+    def _resolve(self, name: str) -> str | None:
+        parts = name.split(".")
+        import_error = ""
+        for length in range(len(parts), 0, -1):
+            module_name = ".".join(parts[:length])
+            try:
+                value = importlib.import_module(module_name)
+            except ModuleNotFoundError as error:
+                missing = error.name or ""
+                if missing and not module_name.startswith(missing) and _module_exists(module_name):
+                    return NeedsDependency(f"{module_name} needs {missing.split('.')[0]}, which is not installed")
+                continue
+            except Exception as error:  # a module that exists but fails to import
+                if not import_error:
+                    import_error = f"importing {module_name} failed: {type(error).__name__}: {error}"
+                continue
+            for index, attribute in enumerate(parts[length:], start=length):
+                try:
+                    value = getattr(value, attribute)
+                except Exception:
+                    owner = ".".join(parts[:index])
+                    reason = f"{owner} has no attribute {attribute}"
+                    return f"{reason} ({import_error})" if import_error else reason
+            return None
+        return import_error or f"no module {parts[0]}"
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except Exception:  # a parent package that fails to import
+        return False
+
+
+class WheelResolver:
+    """Resolves dotted names in the Python sources of a wheel, without importing (for torch_npu)."""
+
+    def __init__(self, wheel: Path) -> None:
+        self.wheel = wheel
+        self.available = True
+        self.version = _wheel_version(wheel)
+        self.modules: dict[str, _ModuleNames] = {}
+        self.functions: set[str] = set()  # every function name defined anywhere (methods patched onto torch)
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.namelist():
+                if not member.endswith(".py"):
+                    continue
+                module = member[:-3].replace("/", ".")
+                if module.endswith(".__init__"):
+                    module = module[: -len(".__init__")]
+                try:
+                    tree = ast.parse(archive.read(member).decode("utf-8", errors="replace"))
+                except SyntaxError:
+                    continue
+                names = _ModuleNames.from_tree(tree)
+                self.modules[module] = names
+                self.functions.update(names.functions)
+
+    def resolve(self, name: str) -> str | None:
+        parts = name.split(".")
+        for length in range(len(parts), 0, -1):
+            module = ".".join(parts[:length])
+            if module not in self.modules:
+                continue
+            rest = parts[length:]
+            if not rest:
+                return None
+            return self._resolve_in(module, rest, depth=0)
+        return f"no module {parts[0]} in {self.wheel.name}"
+
+    def _resolve_in(self, module: str, rest: list[str], depth: int) -> str | None:
+        names = self.modules[module]
+        first = rest[0]
+        if first in names.defined or first in names.exported or names.dynamic:
+            if len(rest) > 1 and first in names.classes:
+                attributes = names.classes[first]
+                if rest[1] not in attributes:
+                    return f"class {module}.{first} in {self.wheel.name} defines no {rest[1]}"
+            return None
+        if f"{module}.{first}" in self.modules:
+            return None if len(rest) == 1 else self._resolve_in(f"{module}.{first}", rest[1:], depth)
+        if depth < 3:
+            for star in names.star_imports:
+                for candidate in _star_candidates(module, star):
+                    if candidate in self.modules and self._resolve_in(candidate, rest, depth + 1) is None:
+                        return None
+        return f"{module} in {self.wheel.name} has no {first}"
+
+
+@dataclass
+class _ModuleNames:
+    defined: set[str] = field(default_factory=set)
+    exported: set[str] = field(default_factory=set)
+    functions: set[str] = field(default_factory=set)
+    classes: dict[str, set[str]] = field(default_factory=dict)
+    star_imports: list[tuple[int, str]] = field(default_factory=list)
+    dynamic: bool = False  # a module-level __getattr__: any name may exist
+
+    @classmethod
+    def from_tree(cls, tree: ast.Module) -> _ModuleNames:
+        names = cls()
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.defined.add(node.name)
+                names.dynamic |= node.name == "__getattr__"
+            elif isinstance(node, ast.ClassDef):
+                names.defined.add(node.name)
+                names.classes[node.name] = _class_attributes(node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    for element in ast.walk(target):
+                        if isinstance(element, ast.Name):
+                            names.defined.add(element.id)
+                            if element.id == "__all__" and node.value is not None:
+                                names.exported.update(_string_constants(node.value))
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == "__all__":
+                names.exported.update(_string_constants(node.value))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    names.defined.add(alias.asname or alias.name.split(".")[0])
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name == "*":
+                        names.star_imports.append((node.level, node.module or ""))
+                    else:
+                        names.defined.add(alias.asname or alias.name)
+            elif isinstance(node, (ast.If, ast.Try)):
+                nested = cls.from_tree(ast.Module(body=_flatten(node), type_ignores=[]))
+                names.defined |= nested.defined
+                names.exported |= nested.exported
+                names.classes.update(nested.classes)
+                names.star_imports.extend(nested.star_imports)
+                names.dynamic |= nested.dynamic
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.functions.add(node.name)
+        return names
+
+
+def _flatten(node: ast.If | ast.Try) -> list[ast.stmt]:
+    body = list(node.body) + list(node.orelse)
+    if isinstance(node, ast.Try):
+        body += list(node.finalbody)
+        for handler in node.handlers:
+            body += list(handler.body)
+    return body
+
+
+def _class_attributes(node: ast.ClassDef) -> set[str]:
+    attributes: set[str] = set()
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            attributes.add(item.name)
+        elif isinstance(item, ast.Assign):
+            attributes.update(target.id for target in item.targets if isinstance(target, ast.Name))
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            attributes.add(item.target.id)
+    return attributes
+
+
+def _string_constants(node: ast.expr) -> set[str]:
+    return {element.value for element in ast.walk(node) if isinstance(element, ast.Constant) and isinstance(element.value, str)}
+
+
+def _star_candidates(module: str, star: tuple[int, str]) -> list[str]:
+    """The modules a `from <star> import *` in `module` may mean (a package's __init__ and a plain module differ)."""
+    level, name = star
+    if level == 0:
+        return [name]
+    parts = module.split(".")
+    candidates = []
+    for keep in (len(parts) - level + 1, len(parts) - level):  # module is a package / a plain module
+        if keep >= 0:
+            candidates.append(".".join(part for part in [*parts[:keep], name] if part))
+    return candidates
+
+
+def _wheel_version(wheel: Path) -> str:
+    parts = wheel.name.split("-")
+    return parts[1] if len(parts) > 1 else ""
+
+
+class Resolvers:
+    """Which resolver answers for a name: the torch_npu wheel for torch_npu (and torch.npu), imports otherwise."""
+
+    def __init__(self, npu_wheel: WheelResolver | None = None) -> None:
+        self.npu_wheel = npu_wheel
+        self._modules: dict[str, ModuleResolver] = {}
+
+    @classmethod
+    def from_environment(cls, npu_wheel: Path | None = None) -> Resolvers:
+        path = npu_wheel or (Path(os.environ[TORCH_NPU_WHEEL_VARIABLE]) if os.environ.get(TORCH_NPU_WHEEL_VARIABLE) else None)
+        return cls(WheelResolver(path) if path is not None and path.is_file() else None)
+
+    def module(self, package: str) -> ModuleResolver:
+        if package not in self._modules:
+            self._modules[package] = ModuleResolver(package)
+        return self._modules[package]
+
+    def has(self, package: str) -> bool:
+        if package == "torch_npu":
+            return self.npu_wheel is not None
+        return self.module(package).available
+
+    def version(self, package: str) -> str:
+        if package == "torch_npu":
+            return self.npu_wheel.version if self.npu_wheel else ""
+        return self.module(package).version
+
+    def resolve(self, name: str) -> str | None:
+        """None when it exists; the reason otherwise. Call only for names whose package `has`."""
+        root = name.split(".", 1)[0]
+        if root == "torch_npu":
+            return self.npu_wheel.resolve(name)
+        reason = self.module(root).resolve(name)
+        if reason is not None and not isinstance(reason, NeedsDependency) and root == "torch" and self.npu_wheel is not None:
+            return self._resolve_torch_npu_patch(name, reason)
+        return reason
+
+    def _resolve_torch_npu_patch(self, name: str, reason: str) -> str | None:
+        """torch_npu adds torch.npu (its npu module) and methods such as Tensor.npu when it is imported."""
+        if name == "torch.npu" or name.startswith("torch.npu."):
+            return self.npu_wheel.resolve("torch_npu.npu" + name[len("torch.npu"):])
+        owner, _, attribute = name.rpartition(".")
+        if owner in ("torch.Tensor", "torch.nn.Module") and attribute in self.npu_wheel.functions:
+            return None
+        return f"{reason}; not in {self.npu_wheel.wheel.name} either"
+
+
+@dataclass
+class VerifyReport:
+    """What `kb verify` checked, skipped and found wrong."""
+
+    versions: dict[str, str]
+    entries: int = 0
+    checked: Counter = field(default_factory=Counter)  # side -> names checked
+    resolved: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)  # reason -> count
+    problems: list[Problem] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "versions": self.versions,
+            "entries": self.entries,
+            "checked": dict(self.checked),
+            "resolved": dict(self.resolved),
+            "skipped": dict(sorted(self.skipped.items())),
+            "problems": [asdict(problem) for problem in self.problems],
+        }
+
+    def lines(self) -> list[str]:
+        lines = [problem.line() for problem in self.problems]
+        installed = ", ".join(f"{package} {version or 'not installed'}" for package, version in self.versions.items())
+        lines.append(f"installed: {installed}")
+        for reason, count in sorted(self.skipped.items()):
+            lines.append(f"skipped {count}: {reason}")
+        for side in ("source", "target"):
+            checked = self.checked[side]
+            resolved = self.resolved[side]
+            share = f"{resolved / checked * 100:.1f} %" if checked else "-"
+            lines.append(f"{side}s: {resolved} of {checked} resolve ({share})")
+        lines.append(f"kb verify: {self.entries} entries, {len(self.problems)} unresolved names")
+        return lines
+
+
+def verify_names(knowledge_base, resolvers: Resolvers) -> VerifyReport:
+    """Resolve the source and target of every entry; skip (and count) what cannot be checked here."""
+    packages = ("torch", "mindspore", "tensorflow", "torch_npu")
+    report = VerifyReport(versions={package: resolvers.version(package) if resolvers.has(package) else "" for package in packages})
+    for entry in knowledge_base.entries:
+        report.entries += 1
+        location = f"{knowledge_base.directory / (entry.table + '.yaml')}:{entry.line}"
+        source = _source_name(entry)
+        if source is not None:
+            _check(report, resolvers, entry, location, "source", source)
+        target = _target_name(entry)
+        if target is not None:
+            _check(report, resolvers, entry, location, "target", target)
+    return report
+
+
+def _source_name(entry: Entry) -> str | None:
+    if entry.match not in SOURCE_MATCHES or "." not in entry.api and entry.match != "import":
+        return None
+    return entry.api
+
+
+def _target_name(entry: Entry) -> str | None:
+    if not entry.target or entry.match in ("string", "pattern"):
+        return None
+    return entry.target
+
+
+def _check(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: str, side: str, name: str) -> None:
+    if not _QUALIFIED.match(name):
+        report.checked[side] += 1
+        report.problems.append(Problem(location, entry.api, side, name, "not a qualified Python name"))
+        return
+    root = name.split(".", 1)[0]
+    package = "torch_npu" if root == "torch" and name.startswith("torch.npu") and resolvers.npu_wheel else root
+    if not resolvers.has(package):
+        report.skipped[f"{side}s in {root} (not installed here)"] += 1
+        return
+    if not _in_range(entry, side, root, resolvers.version(package)):
+        report.skipped[f"{side}s outside the entry's version range for the installed {root}"] += 1
+        return
+    report.checked[side] += 1
+    reason = resolvers.resolve(name)
+    if isinstance(reason, NeedsDependency):
+        report.checked[side] -= 1
+        report.skipped[f"{side}s that cannot be imported here: {reason}"] += 1
+    elif reason is None:
+        report.resolved[side] += 1
+    else:
+        version = resolvers.version(package)
+        report.problems.append(Problem(location, entry.api, side, name, f"{reason} ({package} {version})"))
+
+
+def _in_range(entry: Entry, side: str, root: str, version_text: str) -> bool:
+    """Whether the installed version lies in the entry's range for that side (sources: torch or TF; targets: MindSpore)."""
+    version_range = entry.source_versions if side == "source" else entry.target_versions
+    if side == "target" and root != "mindspore":
+        return True  # target ranges are MindSpore versions; other targets (torch_npu, stdlib) have none
+    if side == "source" and root not in ("torch", *_TENSORFLOW_ROOTS):
+        return True
+    try:
+        version = parse_version(re.split(r"[+a-z]", version_text, maxsplit=1)[0].rstrip("."))
+    except VersionRangeError:
+        return True
+    return version_range.contains(version)
