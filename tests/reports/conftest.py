@@ -9,6 +9,8 @@ import pytest
 from ascend_migrate.workspace import ScanResult
 from report_samples import build_result, find_sarif_validator, validator_environment
 
+VALIDATOR_CONFIG = Path(__file__).with_name("sarif-validator-config.xml")
+
 
 @pytest.fixture
 def sample_result() -> ScanResult:
@@ -35,7 +37,10 @@ def sarif_validator():
             paths.append(str(path))
         log = directory / "validation.sarif"
         completed = subprocess.run(
-            [str(binary), "validate", *paths, "--output", str(log), "--log", "ForceOverwrite", "--level", "Error;Warning"],
+            [
+                str(binary), "validate", *paths, "--output", str(log), "--log", "ForceOverwrite",
+                "--level", "Error;Warning", "--config", str(VALIDATOR_CONFIG),
+            ],
             capture_output=True, text=True, timeout=120, env=validator_environment(),
         )
         assert log.is_file(), f"the validator wrote no log (exit {completed.returncode}):\n{completed.stdout}\n{completed.stderr}"

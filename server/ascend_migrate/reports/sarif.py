@@ -185,21 +185,19 @@ def _fixes(finding: Finding, sources: SourceLines) -> list[dict[str, Any]]:
 
 
 def _complete_edits(fix: Fix, source: str | None) -> tuple[TextEdit, ...]:
-    """Every edit the fix makes, or nothing when only the fixes room could finish it and it cannot here.
+    """Every edit the fix makes, imports included, or nothing when the fix cannot be completed here.
 
-    A fix that adds or removes imports, or rewrites a statement, is finished by `ascend_migrate.fixes.edits_for`
-    from the file's text; a SARIF fix with only part of the change would leave broken code behind.
+    The fixes room (`ascend_migrate.fixes.edits_for`) turns a fix into its minimal edits from the file's text;
+    a SARIF fix with only part of the change (a rename without its `import torch_npu`) would leave broken code.
     """
-    needs_source = fix.rewrite is not None or fix.add_imports or fix.remove_imports
-    if not needs_source:
-        return fix.edits
     edits_for = _fixes_room_expander()
-    if edits_for is None or source is None:
-        return ()
-    try:
-        return tuple(edits_for(fix, source))
-    except Exception:  # a fix the fixes room cannot expand is left out of the log, never a failed report
-        return ()
+    if edits_for is not None and source is not None:
+        try:
+            return tuple(edits_for(fix, source))
+        except Exception:  # a fix that does not fit the text any more is left out of the log, never a failed report
+            return ()
+    self_contained = fix.rewrite is None and not fix.add_imports and not fix.remove_imports
+    return fix.edits if self_contained else ()
 
 
 def _fixes_room_expander():

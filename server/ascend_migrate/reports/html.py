@@ -1,0 +1,369 @@
+"""`scan --format html --output report.html`: one self-contained page to plan a migration from.
+
+The page is rendered here, on the server side: every piece of text from the scanned project (paths, source
+lines, messages, API names) goes through `html.escape`, and the page embeds no data as script. The stylesheet
+and the small filter script are inlined from `html_assets/`; a Content-Security-Policy admits exactly those two
+(by hash) and nothing else, so the page opens offline and a line of scanned code can never run as script.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections import Counter, defaultdict
+from html import escape
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from ascend_migrate import __version__
+from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, SEVERITIES, Finding, ROUTE_MINDSPORE
+from ascend_migrate.reports import ReportOptions
+from ascend_migrate.reports.html_charts import Bar, Slice, bars, donut, score_ring
+from ascend_migrate.reports.labels import CATEGORY_MEANINGS
+from ascend_migrate.reports.output import write_text
+from ascend_migrate.reports.readiness import AUTOMATIC_FIX_FACTOR, SEVERITY_WEIGHT, Readiness, readiness
+from ascend_migrate.reports.sources import SourceLines
+from ascend_migrate.workspace import ScanResult
+
+CONTEXT_LINES = 2
+TOP_FILES = 10
+TOP_APIS = 10
+
+
+def write(result: ScanResult, output: Path | None, options: ReportOptions) -> None:
+    write_text(render(result), output)
+
+
+def render(result: ScanResult) -> str:
+    sources = SourceLines(result)
+    files, overall = readiness(result, sources)
+    by_path: dict[str, list[Finding]] = defaultdict(list)
+    for finding in result.findings:
+        by_path[finding.path].append(finding)
+    anchors = {item.path: f"file-{number}" for number, item in enumerate(files, start=1)}
+    style = _asset("report.css")
+    script = _asset("report.js")
+    body = "\n".join(
+        [
+            _header(result),
+            "<main>",
+            _summary(result, files, overall),
+            _charts(result, files, anchors),
+            _readiness_section(files, overall, anchors),
+            _findings_section(result, files, by_path, anchors, sources),
+            _errors_section(result),
+            "</main>",
+            _footer(result),
+        ]
+    )
+    policy = (
+        f"default-src 'none'; style-src '{_hash(style)}'; script-src '{_hash(script)}'; img-src data:; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{escape(policy)}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="ascend-migrate {escape(__version__)}">\n'
+        f"<title>Ascend migration report · {escape(_target_name(result))}</title>\n"
+        f"<style>{style}</style>\n</head>\n<body>\n{body}\n<script>{script}</script>\n</body>\n</html>\n"
+    )
+
+
+def _asset(name: str) -> str:
+    return resources.files("ascend_migrate.reports").joinpath("html_assets", name).read_text(encoding="utf-8")
+
+
+def _hash(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def _target_name(result: ScanResult) -> str:
+    return "MindSpore" if result.settings.target == ROUTE_MINDSPORE else "Ascend NPU (torch_npu)"
+
+
+def _route_categories(result: ScanResult) -> list[str]:
+    present = {finding.category for finding in result.findings}
+    return [c for c in CATEGORIES if result.settings.target in CATEGORY_ROUTES[c] or c in present]
+
+
+def _grade(score: int) -> str:
+    if score >= 90:
+        return "grade-good"
+    if score >= 70:
+        return "grade-fair"
+    if score >= 40:
+        return "grade-poor"
+    return "grade-bad"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _header(result: ScanResult) -> str:
+    settings = result.settings
+    versions = (
+        f"PyTorch {settings.torch_version} → MindSpore {settings.mindspore_version}"
+        if settings.target == ROUTE_MINDSPORE
+        else f"PyTorch {settings.torch_version} → torch_npu"
+    )
+    return (
+        '<header class="top"><div class="top-inner">'
+        '<div><h1>Ascend migration report</h1>'
+        f'<p class="meta">Target <strong>{escape(_target_name(result))}</strong> · {escape(versions)} · '
+        f"ascend-migrate {escape(__version__)}</p></div>"
+        '<nav><a href="#summary">Summary</a><a href="#readiness">Readiness</a><a href="#findings">Findings</a></nav>'
+        "</div></header>"
+    )
+
+
+def _summary(result: ScanResult, files: list[Readiness], overall: Readiness) -> str:
+    with_findings = sum(1 for item in files if item.findings)
+    fixable = sum(1 for finding in result.findings if finding.fix is not None and finding.fix.safe)
+    cards = [
+        _card("files-scanned", result.files_scanned, "files scanned", f"{with_findings} with findings"),
+        _card("total-findings", len(result.findings), "findings", _plural(len({f.api for f in result.findings}), "distinct API")),
+        _card("fixable-findings", fixable, "fixed automatically", "by ascend-migrate fix"),
+        _card("blockers", overall.blockers, "blockers", "errors without an automatic fix"),
+    ]
+    if result.errors:
+        cards.append(_card("not-analysed", len(result.errors), "not analysed", "see the end of the page"))
+    return (
+        '<section id="summary" class="summary">'
+        f'<div class="panel score-card">{score_ring(overall.score, _grade(overall.score))}'
+        f'<div><h2>Migration readiness</h2><p class="score-line"><span id="overall-score" data-score="{overall.score}">'
+        f"{overall.score}</span> / 100 for the whole project</p>"
+        f'<p class="muted">{overall.code_lines} code lines, effort {overall.effort:.1f} line equivalents. '
+        '<a href="#readiness-definition">How this is computed</a></p></div></div>'
+        f'<div class="cards">{"".join(cards)}</div></section>'
+    )
+
+
+def _card(identifier: str, count: int, label: str, detail: str) -> str:
+    return (
+        f'<div class="card"><span class="card-value" id="{identifier}" data-count="{count}">{count}</span>'
+        f'<span class="card-label">{escape(label)}</span><span class="card-detail">{escape(detail)}</span></div>'
+    )
+
+
+def _charts(result: ScanResult, files: list[Readiness], anchors: dict[str, str]) -> str:
+    categories = Counter(finding.category for finding in result.findings)
+    severities = Counter(finding.severity for finding in result.findings)
+    slices = [Slice(category, categories[category], f"cat-{category}") for category in _route_categories(result)]
+    legend = "".join(
+        f'<tr><td><span class="swatch cat-{category}"></span></td><td><code>{category}</code></td>'
+        f'<td class="num category-count" data-category="{category}" data-count="{categories[category]}">{categories[category]}</td>'
+        f'<td class="muted">{escape(CATEGORY_MEANINGS[category])}</td></tr>'
+        for category in _route_categories(result)
+    )
+    most = max(severities.values(), default=0) or 1
+    severity_rows = "".join(
+        f'<tr><td><span class="badge sev-{severity}">{severity}</span></td>'
+        f'<td class="meter-cell"><span class="meter"><span class="meter-fill sev-{severity} w{_bucket(100 * severities[severity] / most)}">'
+        "</span></span></td>"
+        f'<td class="num severity-count" data-severity="{severity}" data-count="{severities[severity]}">{severities[severity]}</td></tr>'
+        for severity in SEVERITIES
+    )
+    top_files = sorted((item for item in files if item.findings), key=lambda item: (-item.findings, item.path))[:TOP_FILES]
+    file_severities = {
+        item.path: Counter(f.severity for f in result.findings if f.path == item.path) for item in top_files
+    }
+    file_bars = [
+        Bar(
+            item.path,
+            tuple(Slice(severity, file_severities[item.path][severity], f"sev-{severity}") for severity in SEVERITIES),
+            note=f"readiness {item.score}",
+            link=f"#{anchors[item.path]}",
+        )
+        for item in top_files
+    ]
+    api_counts = Counter((finding.api, finding.code) for finding in result.findings)
+    api_rows = "".join(
+        f'<tr><td><code>{escape(api)}</code></td><td><span class="code">{escape(code)}</span></td><td class="num">{count}</td></tr>'
+        for (api, code), count in sorted(api_counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_APIS]
+    )
+    files_chart = bars(file_bars, "Files with the most findings") if file_bars else '<p class="muted">No findings.</p>'
+    return (
+        '<section class="charts">'
+        '<div class="panel"><h2>Category mix</h2><div class="mix">'
+        f'{donut(slices, "Findings per category")}'
+        f'<table class="legend" id="category-table">{legend}</table></div></div>'
+        '<div class="panel"><h2>Severity</h2>'
+        f'<table class="severity-table" id="severity-table">{severity_rows}</table></div>'
+        '<div class="panel"><h2>Files with the most findings</h2>'
+        '<p class="muted">Bars split by severity; click a file name to jump to its findings.</p>'
+        f"{files_chart}</div>"
+        '<div class="panel"><h2>Most frequent APIs</h2><table class="api-table" id="api-table">'
+        f'<tr><th>API</th><th>code</th><th class="num">count</th></tr>{api_rows}</table></div>'
+        "</section>"
+    )
+
+
+def _readiness_section(files: list[Readiness], overall: Readiness, anchors: dict[str, str]) -> str:
+    rows = "".join(
+        f'<tr class="readiness-row" data-path="{escape(item.path)}" data-score="{item.score}">'
+        f'<td><a href="#{anchors[item.path]}">{escape(item.path)}</a></td>'
+        f'<td class="score-cell"><span class="meter"><span class="meter-fill {_grade(item.score)} w{_bucket(item.score)}"></span></span>'
+        f'<span class="score-number">{item.score}</span></td>'
+        f'<td class="num">{item.code_lines}</td><td class="num">{item.findings}</td><td class="num">{item.blockers}</td></tr>'
+        for item in files
+    )
+    weights = ", ".join(f"{severity} {weight:g}" for severity, weight in SEVERITY_WEIGHT.items())
+    return (
+        '<section id="readiness" class="panel">'
+        "<h2>Migration readiness per file</h2>"
+        '<div id="readiness-definition" class="definition">'
+        "<p><strong>Readiness = 100 × (1 − effort ÷ code lines)</strong>, never below 0. "
+        "<em>Code lines</em> are the lines that are neither blank nor only a comment. "
+        "<em>Effort</em> counts every line with findings once, with the weight of its most severe finding "
+        f"({escape(weights)}), and {AUTOMATIC_FIX_FACTOR:g} of that weight when every finding on the line has a safe "
+        "automatic fix. The project score applies the same formula to the sums over all scanned files. "
+        "<em>Blockers</em> are errors without an automatic fix: any one of them can stop the code from running.</p></div>"
+        '<table class="readiness-table"><tr><th>file</th><th>readiness</th><th class="num">code lines</th>'
+        f'<th class="num">findings</th><th class="num">blockers</th></tr>{rows}</table></section>'
+    )
+
+
+def _bucket(score: float) -> int:
+    # Widths come from CSS classes (w0 … w100 in steps of 5): the page allows no inline style attributes.
+    return max(0, min(100, 5 * round(score / 5)))
+
+
+def _findings_section(
+    result: ScanResult,
+    files: list[Readiness],
+    by_path: dict[str, list[Finding]],
+    anchors: dict[str, str],
+    sources: SourceLines,
+) -> str:
+    counts = Counter(finding.category for finding in result.findings)
+    toggles = "".join(
+        f'<button type="button" class="toggle cat-{category}" data-category="{category}" aria-pressed="true">'
+        f'<span class="swatch cat-{category}"></span>{category} <span class="toggle-count">{counts[category]}</span></button>'
+        for category in _route_categories(result)
+    )
+    sections = "".join(
+        _file_section(item, by_path[item.path], anchors[item.path], sources) for item in files if item.findings
+    )
+    total = len(result.findings)
+    if not sections:
+        sections = '<p class="panel muted">No findings: nothing to change for this target.</p>'
+    return (
+        '<section id="findings">'
+        '<div class="toolbar">'
+        '<input id="filter" type="search" placeholder="Filter by file, API, code or message" autocomplete="off" '
+        'aria-label="Filter findings">'
+        f'<div class="toggles" role="group" aria-label="Categories">{toggles}</div>'
+        f'<span id="shown-count" data-count="{total}">Showing {total} of {total} findings</span>'
+        "</div>"
+        f"{sections}"
+        '<p id="no-match" class="panel muted" hidden>No finding matches the filter.</p>'
+        "</section>"
+    )
+
+
+def _file_section(item: Readiness, findings: list[Finding], anchor: str, sources: SourceLines) -> str:
+    articles = "".join(_finding_article(finding, sources) for finding in findings)
+    return (
+        f'<section class="file" id="{anchor}" data-path="{escape(item.path)}">'
+        f'<div class="file-head"><h3>{escape(item.path)}</h3>'
+        f'<span class="pill {_grade(item.score)}">readiness {item.score}</span>'
+        f'<span class="muted">{_plural(item.findings, "finding")} · {_plural(item.blockers, "blocker")} · '
+        f"{item.code_lines} code lines</span></div>{articles}</section>"
+    )
+
+
+def _finding_article(finding: Finding, sources: SourceLines) -> str:
+    search = " ".join(
+        [finding.path, finding.code, finding.category, finding.severity, finding.api, finding.message, finding.suggestion]
+    ).lower()
+    tags = []
+    if finding.fix is not None:
+        tags.append(
+            f'<span class="tag fix">{"auto-fix" if finding.fix.safe else "fix (check)"}</span>'
+        )
+    if finding.confidence != "exact":
+        tags.append(f'<span class="tag confidence" title="how sure the finding is">{escape(finding.confidence)}</span>')
+    suggestion = (
+        f'<p class="suggestion"><span class="label">Suggestion</span> {escape(finding.suggestion)}</p>'
+        if finding.suggestion
+        else ""
+    )
+    doc = (
+        f'<a class="doc" href="{escape(finding.doc_url)}" rel="noopener noreferrer" target="_blank">Documentation ↗</a>'
+        if _is_web_link(finding.doc_url)
+        else ""
+    )
+    fix_title = (
+        f'<p class="fix-title"><span class="label">Fix</span> {escape(finding.fix.title)}</p>' if finding.fix is not None else ""
+    )
+    return (
+        f'<article class="finding sev-{finding.severity}" data-category="{finding.category}" '
+        f'data-severity="{finding.severity}" data-code="{escape(finding.code)}" data-search="{escape(search)}">'
+        '<div class="finding-head">'
+        f'<span class="badge sev-{finding.severity}">{finding.severity}</span>'
+        f'<span class="code">{escape(finding.code)}</span>'
+        f'<span class="chip cat-{finding.category}">{finding.category}</span>'
+        f'<span class="location">{escape(finding.path)}:{finding.line}:{finding.column}</span>'
+        f'<code class="api">{escape(finding.api)}</code>{"".join(tags)}</div>'
+        f'<p class="message">{escape(finding.message)}</p>{suggestion}{fix_title}'
+        f"{_excerpt(finding, sources)}{doc}</article>"
+    )
+
+
+def _is_web_link(url: str) -> bool:
+    return urlsplit(url).scheme in ("http", "https") if url else False
+
+
+def _excerpt(finding: Finding, sources: SourceLines) -> str:
+    lines = sources.lines(finding.path)
+    if not lines or finding.line > len(lines):
+        return ""
+    first = max(1, finding.line - CONTEXT_LINES)
+    last = min(len(lines), max(finding.end_line, finding.line) + CONTEXT_LINES)
+    # Blank neighbours at the edges show nothing; the flagged lines always stay.
+    while first < finding.line and not lines[first - 1].strip():
+        first += 1
+    while last > finding.end_line and not lines[last - 1].strip():
+        last -= 1
+    rows = []
+    for number in range(first, last + 1):
+        text = lines[number - 1]
+        flagged = finding.line <= number <= finding.end_line
+        rows.append(
+            f'<tr class="{"flagged" if flagged else "context"}"><td class="ln">{number}</td>'
+            f"<td class=\"src\">{_marked(text, number, finding) if flagged else escape(text)}</td></tr>"
+        )
+    return f'<table class="excerpt">{"".join(rows)}</table>'
+
+
+def _marked(text: str, number: int, finding: Finding) -> str:
+    start = finding.column - 1 if number == finding.line else 0
+    end = finding.end_column - 1 if number == finding.end_line else len(text)
+    start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+    if end <= start:
+        return escape(text)
+    return f"{escape(text[:start])}<mark>{escape(text[start:end])}</mark>{escape(text[end:])}"
+
+
+def _errors_section(result: ScanResult) -> str:
+    if not result.errors:
+        return ""
+    rows = "".join(
+        f'<tr><td>{escape(error.path)}{f":{error.line}" if error.line else ""}</td><td>{escape(error.message)}</td></tr>'
+        for error in result.errors
+    )
+    return (
+        '<section id="errors" class="panel"><h2>Files not (fully) analysed</h2>'
+        f'<table class="errors-table"><tr><th>file</th><th>why</th></tr>{rows}</table></section>'
+    )
+
+
+def _footer(result: ScanResult) -> str:
+    return (
+        '<footer><p>Generated by ascend-migrate '
+        f"{escape(__version__)} for {escape(_target_name(result))}. The page works offline and loads nothing.</p></footer>"
+    )
