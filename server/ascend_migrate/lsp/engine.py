@@ -1,17 +1,25 @@
-"""The server's one door into the analysis engine, so the engine's entry point can change in one place."""
+"""The server's one door into the analysis engine, so the engine's entry point can change in one place.
+
+The engine is imported on first use (on the analysis worker), not at start-up: `initialize` is answered
+before the engine and its knowledge base are loaded.
+"""
 
 from __future__ import annotations
 
-from ascend_migrate.analysis.incremental import DocumentAnalysis, LineEdit as EngineLineEdit, analyze_document
+from typing import Any
+
 from ascend_migrate.config import Settings
 from ascend_migrate.lsp.documents import LineEdit
 
 
-def analyze(text: str, path: str, settings: Settings, previous: DocumentAnalysis | None, edit: LineEdit | None) -> DocumentAnalysis:
-    """Analyse `text`; with `previous` and `edit` (0-based lines), only the statements the edit touched.
+def analyze(text: str, path: str, settings: Settings, previous: Any, edit: LineEdit | None) -> Any:
+    """The engine's `DocumentAnalysis` of `text` (`.findings`, `.errors`); with `previous` and `edit`
+    (0-based lines), only the statements the edit touched are analysed again.
 
-    The result has `.findings` and `.errors`. Never raises for bad input: the engine reports unparsable
-    code as errors and keeps the findings of what still parses.
+    Never raises for bad input: the engine reports unparsable code as errors and keeps the findings of what
+    still parses.
     """
+    from ascend_migrate.analysis.incremental import LineEdit as EngineLineEdit, analyze_document
+
     engine_edit = EngineLineEdit(edit.start + 1, edit.old_end + 1, edit.new_end + 1) if edit is not None else None
     return analyze_document(text, path, settings, previous if edit is not None else None, engine_edit)

@@ -1,0 +1,84 @@
+"""Hover: the mapping of a flagged API with its parameter table; the status of an unflagged torch name."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from conftest import CLIENTS, config, diagnostics_for, encoding_of, open_document, start_session
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SCRIPT = """import torch
+import torch.nn as nn
+
+layer = nn.Linear(784, 10)
+torch.cuda.synchronize()
+activation = nn.ReLU()
+layers = nn.Sequential(layer, activation)
+"""
+
+
+@pytest_lsp.fixture(config=config(), params=CLIENTS, scope="module")
+async def client(lsp_client: LanguageClient, request):
+    result = await start_session(lsp_client, request.param, options={"target": "mindspore"})
+    lsp_client.encoding = encoding_of(result)
+    open_document(lsp_client, "file:///project/model.py", SCRIPT)
+    await diagnostics_for(lsp_client, "file:///project/model.py", 1)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def hover_at(client: LanguageClient, line: int, character: int) -> types.Hover | None:
+    return await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri="file:///project/model.py"), position=types.Position(line, character))
+    )
+
+
+async def test_hover_on_a_flagged_api_shows_its_mapping_and_parameter_table(client):
+    hover = await hover_at(client, 3, 12)
+    assert hover.range == types.Range(start=types.Position(3, 8), end=types.Position(3, 17))
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.contents.value == "\n\n".join(
+        [
+            "**`torch.nn.Linear`** → `mindspore.nn.Dense`",
+            "MS102 · ms-differs · target mindspore · confidence exact",
+            "`torch.nn.Linear` maps to `mindspore.nn.Dense`, which differs: Dense initialises its weight with a normal "
+            "distribution unless weight_init is given.\n\nUse mindspore.nn.Dense; its parameters are named differently.",
+            "| PyTorch parameter | MindSpore parameter | PyTorch default | MindSpore default | difference |\n"
+            "|---|---|---|---|---|\n"
+            "| `in_features` | `in_channels` | — | — | renamed |\n"
+            "| `out_features` | `out_channels` | — | — | renamed |\n"
+            "| `bias` | `has_bias` | `True` | `True` | renamed |\n"
+            "| — | `weight_init` | — | `None` | added: the initialiser differs from PyTorch's |",
+            "**Note:** Dense initialises its weight with a normal distribution unless weight_init is given.",
+            "Documentation: [www.mindspore.cn](https://www.mindspore.cn/docs/en/r2.10/api_python/nn/mindspore.nn.Dense.html)",
+            "_Source: Test data written for tests/lsp, following the MindSpore 2.10 API names._",
+        ]
+    )
+
+
+async def test_hover_on_an_api_with_no_equivalent_says_so(client):
+    hover = await hover_at(client, 4, 8)
+    assert hover.contents.value.startswith("**`torch.cuda.synchronize`** (no MindSpore equivalent)\n\nMS103 · ms-unsupported")
+
+
+async def test_hover_on_an_unflagged_torch_name_gives_its_status(client):
+    hover = await hover_at(client, 6, 13)
+    assert hover.range == types.Range(start=types.Position(6, 9), end=types.Position(6, 22))
+    assert hover.contents.value == (
+        "**`torch.nn.Sequential`**\n\nThe knowledge base has no MindSpore mapping for this name."
+    )
+
+
+async def test_hover_on_the_module_part_of_a_dotted_name_is_about_that_module(client):
+    hover = await hover_at(client, 6, 10)
+    assert hover.range == types.Range(start=types.Position(6, 9), end=types.Position(6, 11))
+    assert hover.contents.value.startswith("**`torch.nn`**")
+
+
+async def test_hover_on_plain_python_gives_nothing(client):
+    assert await hover_at(client, 3, 2) is None
+    assert await hover_at(client, 40, 0) is None
