@@ -53,7 +53,7 @@ ROWS = {
                "NpuFused* optimizers only (msprof-analyze op sequence add-reciprocal-mul).", fix="none")],
     25: [_name("torch.matmul", "torch_npu.contrib.function.matmul_transpose",
                "msfmktransplt's affinity list matches every torch.matmul; matmul_transpose is the fused form for a "
-               "matmul with a transposed second operand.", severity="hint")],
+               "matmul with a transposed second operand.", fix="none", severity="hint")],
     26: [_name("torch.roll", "torch_npu.contrib.function.roll", "NPU-affine roll from torch_npu.contrib.")],
     27: [_name("torch.nn.SiLU", "torch_npu.contrib.module.SiLU",
                "msfmktransplt's affinity list suggests torch_npu.contrib.module.SiLU (calls torch_npu.npu_silu). "
@@ -91,7 +91,7 @@ ROWS = {
     36: [_name("torch.nn.LSTM", "torch_npu.contrib.BiLSTM",
                "For bidirectional=True: NPU did not support bidirectional torch.nn.LSTM, so BiLSTM joins two "
                "unidirectional LSTMs (docstring). " + DEPRECATED.format(old="BiLSTM", instead=""),
-               severity="hint", versions="<2.14")],
+               fix="none", severity="hint", versions="<2.14")],
     37: [_pattern("bert-self-attention", "BERT self-attention block", "torch_npu.contrib.npu_fused_attention",
                   "Fused BERT self-attention.")],
     38: [_pattern("bert-self-attention", "BERT self-attention block", "torch_npu.contrib.npu_fused_attention",
@@ -171,9 +171,9 @@ ROWS = {
                   "torch_npu.npu_confusion_transpose(x, perm, shape, transpose_first) fuses transpose and reshape.")],
     66: [_name("torch.nn.Linear", "torch_npu.npu_linear",
                "For 2-D/3-D input: a subclass of nn.Linear whose forward calls torch_npu.npu_linear (msfmktransplt "
-               "performance advice).")],
+               "performance advice).", fix="none")],
     67: [_name("torch.nn.CrossEntropyLoss", "torch_npu.npu_cross_entropy_loss",
-               "Fuses log_softmax and nll_loss to save memory.")],
+               "Fuses log_softmax and nll_loss to save memory.", fix="none")],
     68: [_pattern("add-rms-norm", "residual add followed by RMSNorm", "torch_npu.npu_add_rms_norm",
                   "Fused Add + RMSNorm.")],
     69: [_pattern("group-norm-silu", "GroupNorm followed by SiLU", "torch_npu.npu_group_norm_silu",
@@ -189,17 +189,17 @@ ROWS = {
     73: [_pattern("grouped-matmul-loop", "a loop of per-expert or per-group matmuls (MoE)",
                   "torch_npu.npu_grouped_matmul", "Groups several matmuls into one call.")],
     74: [_name("torch.max", "torch_npu.npu_max", "With dim: NPU-optimised, returns values and indices (beta API).",
-               severity="hint"),
+               fix="none", severity="hint"),
          _name("torch.min", "torch_npu.npu_min", "With dim: NPU-optimised, returns values and indices (beta API).",
-               severity="hint")],
+               fix="none", severity="hint")],
     75: [_name("torch.sort", "torch_npu.npu_sort_v2", "When the indices are not needed: returns values only (beta).",
-               severity="hint")],
+               fix="none", severity="hint")],
     76: [_name("torch.nn.functional.one_hot", "torch_npu.npu_one_hot", "One-hot with on_value/off_value (beta).",
-               severity="hint")],
+               fix="none", severity="hint")],
     77: [_name("torch.nn.functional.layer_norm", "torch_npu.npu_layer_norm_eval",
-               "In evaluation: same as F.layer_norm, NPU-optimised (beta).", severity="hint")],
+               "In evaluation: same as F.layer_norm, NPU-optimised (beta).", fix="none", severity="hint")],
     78: [_name("torch.scatter", "torch_npu.npu_scatter", "Similar to torch.scatter, NPU-optimised (beta).",
-               severity="hint")],
+               fix="none", severity="hint")],
     79: [_name("torch.nn.functional.dropout", "torch_npu.contrib.function.dropout_with_byte_mask",
                "torch_npu._npu_dropout(x, p) is a seedless dropout returning (output, mask) (beta).")],
     80: [_caveat("torch.reshape", "Precision advice (msfmktransplt): this API may overflow in backward; try "
@@ -275,4 +275,7 @@ def _add(book: Book, row: Row, spec: dict) -> None:
     fields = {key: spec[key] for key in ("api", "match", "receiver", "condition", "code", "target", "fix", "severity",
                                          "source_versions") if spec[key]}
     draft = book.entry("npu_affinity", category="npu-affinity", **fields)
-    draft.absorb(row, note=spec["note"])
+    note = spec["note"]
+    if note.startswith("Code shape: ") and any(earlier.startswith(note.split(". ", 1)[0]) for earlier in draft.notes):
+        note = note.split(". ", 1)[1]  # the shape is already described by an earlier row
+    draft.absorb(row, note=note)

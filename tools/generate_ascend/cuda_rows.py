@@ -114,6 +114,8 @@ def _device_entry_for(source: str) -> tuple[str, str, str, str] | None:
     first_argument = call.group("arguments").split(",")[0].strip()
     keyword = KEYWORD.match(first_argument)
     parameter = keyword.group("name") if keyword else "the first positional argument"
+    if api == "torch.load":
+        parameter = "map_location"  # torch.load takes its device as map_location; auto-migration's row says device
     if api.startswith("torch.Tensor."):
         return api, "method", "tensor", parameter
     if api.startswith("torch.nn.Module."):

@@ -107,4 +107,4 @@ def add_rows(book: Book, rows: list[Row]) -> None:
 
 def _why(row: Row) -> str:
     why = row["why"]
-    return why[0].upper() + why[1:] + "."
+    return why + "."

@@ -10,8 +10,11 @@ from tools.generate_ascend.book import Book
 WHEEL = "torch_npu-2.14.0.whl"
 OP_PLUGIN = "Ascend/op-plugin@517f2e7d0f202f38b76310706cb977ca2388ad21:docs/zh/custom_APIs"
 ASCEND_APEX = "https://gitee.com/ascend/apex (Ascend/apex README: amp O1/O2, static and dynamic loss scale, npu fused optimizers)"
-MINDSPORE_NOTE = ("It has no MindSpore build; MindSpore code uses MindSpore's own operators, mixed precision "
-                  "(mindspore.amp) and parallel context instead.")
+MINDSPORE_NOTE = ("{api} is written for CUDA GPUs or for PyTorch; no MindSpore build of it is known to these sources. "
+                  "MindSpore code uses MindSpore's own operators, mixed precision (mindspore.amp) and parallel context "
+                  "instead.")
+# Libraries with an Ascend build or plugin: a warning to install the right build, not an error.
+ADAPTED_ON_ASCEND = {"apex", "apex.amp", "apex.optimizers", "bitsandbytes", "triton", "deepspeed.ops", "mmcv.ops", "vllm"}
 
 # (module or name, match, npu note, npu target, npu fix, sources); the mindspore entry gets MINDSPORE_NOTE.
 LIBRARIES = [
@@ -111,6 +114,8 @@ def add_entries(book: Book) -> None:
     for api, match, note, target, fix, sources in LIBRARIES:
         npu = book.entry("third_party", api=api, route="npu", match=match, category="third-party", code="TP101",
                          fix=fix, curated=True)
+        if api in ADAPTED_ON_ASCEND:
+            npu.fields["severity"] = "warning"
         if target:
             npu.fields["target"] = target
         npu.absorb(note=note, source=sources)
@@ -118,5 +123,4 @@ def add_entries(book: Book) -> None:
             continue  # a class of an already listed package: the MindSpore route has no specific advice for it
         mindspore = book.entry("third_party", api=api, route="mindspore", match=match, category="third-party",
                                code="TP101", fix="none", curated=True)
-        library = api.split(".")[0]
-        mindspore.absorb(note=f"{library} is a CUDA-only (or PyTorch-only) library. {MINDSPORE_NOTE}", source=sources)
+        mindspore.absorb(note=MINDSPORE_NOTE.format(api=api), source=sources)
