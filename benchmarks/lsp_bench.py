@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lsp_client import LanguageServerProcess, ServerError, change_kind, initialize, process_tree_rss
+from lsp_client import LanguageServerProcess, ServerError, change_kind, initialize, process_cpu_seconds, process_tree_rss
 from timing import percentile
 from training_scripts import training_script
 
@@ -39,6 +39,7 @@ class LatencyResult:
     lines: int
     targets: str
     latencies: list[float] = field(default_factory=list)
+    server_cpu: list[float] = field(default_factory=list)  # the server's CPU seconds per edit (all threads)
     places: list[str] = field(default_factory=list)
     parse_seconds: float = 0.0
     open_seconds: float = 0.0
@@ -158,10 +159,12 @@ def measure_edit_latency(lines_wanted: int, edits_per_place: int = 4, places: in
             new_lines = apply(lines, edit)
             version += 1
             change = content_change(lines, edit, incremental, new_lines)
+            cpu_before = process_cpu_seconds(server.pid)
             sent = server.notify("textDocument/didChange",
                                  {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
             at, diagnostics, matched = wait_for_version(server, uri, version, EDIT_TIMEOUT_SECONDS)
             result.latencies.append(at - sent)
+            result.server_cpu.append(process_cpu_seconds(server.pid) - cpu_before)
             result.places.append(edit.place)
             result.final_diagnostics = diagnostics
             result.versions_matched &= matched

@@ -209,6 +209,25 @@ def change_kind(capabilities: dict[str, Any]) -> int:
     return sync.get("change", 1) if isinstance(sync, dict) else int(sync)
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds run so far by every thread of a process, from /proc/PID/task/*/schedstat (nanoseconds).
+
+    Unlike wall time, this does not grow when other programs compete for the cores.
+    """
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as schedstat:
+                total += int(schedstat.read().split()[0])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
+
+
 def process_tree_rss(pid: int) -> int:
     """Resident memory in bytes of a process and all its descendants (worker pools count too), from /proc."""
     children: dict[int, list[int]] = {}
