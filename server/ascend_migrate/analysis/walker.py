@@ -34,6 +34,7 @@ class Walker:
         self.context = context
         self.class_stack: list[ClassInfo | None] = []
         self.module_writes: list[tuple] = []
+        context.walker = self
         self._dispatch = {
             ast.Call: self.visit_call,
             ast.Attribute: self.visit_attribute,
@@ -115,6 +116,12 @@ class Walker:
         if len(scopes) == 1:  # a module-level name: part of what the chunk contributes to the module
             kind, value = binding
             self.module_writes.append((name, kind, value.name if kind == "class" else value))
+
+    def names_of_type(self, base: str) -> list[str]:
+        """Variables of the innermost function scope (else the module) whose type derives from `base`."""
+        scope = self.scopes[-1] if len(self.scopes) > 1 else self.scopes[0]
+        return [name for name, (kind, value) in scope.items()
+                if kind == "value" and value is not None and base in self.types.family(value)]
 
     def qualified_name(self, node: ast.expr) -> str | None:
         """`torch.nn.Linear` for `nn.Linear` after `import torch.nn as nn`; None unless rooted in an import."""

@@ -6,6 +6,7 @@ arguments with no counterpart, calls of a certain shape, boolean-mask indexing).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ascend_migrate.analysis.emit import FindingFactory, Span
 from ascend_migrate.analysis.findings import Finding
@@ -22,6 +23,7 @@ class RuleContext:
     _reported: set[tuple[Span, str]] = field(default_factory=set)
     # name entries that match everything under their api (condition: prefix), longest api first
     prefix_entries: list[Entry] = field(default_factory=list)
+    walker: Any = None  # the walker feeding these rules, for rules that ask about the enclosing scope
 
     def add(self, finding: Finding | None) -> None:
         if finding is None:

@@ -6,6 +6,7 @@ import ast
 
 from ascend_migrate.analysis.findings import Fix, ROUTE_MINDSPORE
 from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.rules.structure_fixes import BUILDERS
 from ascend_migrate.kb.schema import Entry
 
 # The fallback for a public torch name that no table maps: the three options of the MindSpore migration guide.
@@ -58,6 +59,11 @@ def _prefix_entries(context: RuleContext, qualified: str) -> list[Entry]:
 
 
 def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | None:
+    if entry.fix == "none":
+        return None
+    builder = BUILDERS.get((context.route, entry.api))
+    if builder is not None:
+        return builder(context, entry, None, call, span, root)
     fix = context.factory.rename_fix(entry, span, root)
     if fix is None or call is None or not entry.parameters:
         return fix

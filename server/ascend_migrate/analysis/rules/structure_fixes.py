@@ -1,0 +1,71 @@
+"""Fixes that are more than a rename, for names whose replacement changes the call's shape.
+
+Keyed by (route, api). Each builder returns a `Fix`, or None when this call's shape does not allow one
+(the finding is still reported). The KB entry decides whether a fix is offered at all (`fix: none`) and
+whether it is safe; these builders only say how.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.findings import ROUTE_MINDSPORE, ROUTE_NPU, Fix
+from ascend_migrate.analysis.symbols import OPTIMIZER
+
+
+def _data_parallel(context, entry, node, call, span, root) -> Fix | None:
+    """DataParallel(model, device_ids, output_device) → DistributedDataParallel(model): the rest is manual."""
+    rename = context.factory.rename_fix(entry, span, root)
+    if rename is None or call is None:
+        return rename
+    return Fix(
+        title=f"Replace with `{entry.target}` (then: init_process_group, one process per NPU, DistributedSampler)",
+        safe=False,
+        edits=rename.edits,
+        rewrite="call-arguments",
+        arguments=(("call", context.factory.span(call)), ("drop_keywords", ("device_ids", "output_device", "dim")),
+                   ("keep_positional", 1)),
+        add_imports=rename.add_imports,
+        remove_imports=rename.remove_imports,
+    )
+
+
+def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:
+    """torch.save(model.state_dict(), path) → mindspore.save_checkpoint(model, path)."""
+    if call is None or len(call.args) != 2 or call.keywords:
+        return None
+    first = call.args[0]
+    if not (type(first) is ast.Call and type(first.func) is ast.Attribute and first.func.attr == "state_dict"
+            and not first.args and not first.keywords):
+        return None
+    return Fix(
+        title="Replace with `mindspore.save_checkpoint(model, path)`",
+        safe=False,
+        rewrite="save-checkpoint",
+        arguments=(("call", context.factory.span(call)), ("callee", "mindspore.save_checkpoint")),
+        add_imports=("import mindspore",),
+        remove_imports=(root,) if root else (),
+    )
+
+
+def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
+    """clip_grad_norm_(model.parameters(), max_norm) → optimizer.clip_grad_norm_fused_(max_norm)."""
+    if call is None:
+        return None
+    optimizers = context.walker.names_of_type(OPTIMIZER)
+    if len(optimizers) != 1:
+        return None  # which optimizer steps these parameters is not clear from this function
+    return Fix(
+        title=f"Replace with `{optimizers[0]}.clip_grad_norm_fused_(...)` (needs a torch_npu.optim.NpuFused* optimizer)",
+        safe=False,
+        rewrite="clip-grad-fused",
+        arguments=(("call", context.factory.span(call)), ("optimizer", optimizers[0])),
+        remove_imports=(root,) if root else (),
+    )
+
+
+BUILDERS = {
+    (ROUTE_NPU, "torch.nn.DataParallel"): _data_parallel,
+    (ROUTE_MINDSPORE, "torch.save"): _save_checkpoint,
+    (ROUTE_NPU, "torch.nn.utils.clip_grad_norm_"): _clip_grad_fused,
+}

@@ -1,0 +1,58 @@
+"""Fixes that change a call's shape: DataParallel → DDP, torch.save → save_checkpoint, fused gradient clipping.
+
+Each is checked end to end: the engine's Fix, expanded and applied by the fixes room, gives the exact text.
+"""
+
+import textwrap
+
+from ascend_migrate.fixes import fix_all
+
+
+def fixed(run, source: str, target: str) -> str:
+    source = textwrap.dedent(source)
+    result = run(source, target)
+    return fix_all(source, result.findings, unsafe=True).text
+
+
+def test_data_parallel_becomes_distributed_data_parallel(run):
+    source = """
+        import torch
+        model = torch.nn.DataParallel(net, device_ids=[0, 1])
+    """
+    (finding,) = [f for f in run(textwrap.dedent(source)).findings if f.api == "torch.nn.DataParallel"]
+    assert not finding.fix.safe and "init_process_group" in finding.fix.title
+    assert fixed(run, source, "npu") == "\nimport torch\nmodel = torch.nn.parallel.DistributedDataParallel(net)\n"
+
+
+def test_save_of_a_state_dict_becomes_save_checkpoint(run):
+    source = """
+        import torch
+        torch.save(model.state_dict(), "net.pt")
+        torch.save({"epoch": 3}, "meta.pt")
+    """
+    result = run(textwrap.dedent(source), "mindspore")
+    assert [f.fix is not None for f in result.findings if f.code == "MS206"] == [True, False]
+    assert fixed(run, source, "mindspore") == (
+        "\nimport torch\nimport mindspore\nmindspore.save_checkpoint(model, \"net.pt\")\ntorch.save({\"epoch\": 3}, \"meta.pt\")\n"
+    )
+
+
+def test_clip_grad_norm_uses_the_optimizer_of_the_function(run):
+    source = """
+        import torch
+        from torch.nn.utils import clip_grad_norm_
+
+        def step(model, loss):
+            optimizer = torch.optim.AdamW(model.parameters())
+            loss.backward()
+            clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+
+        def unclear(model, a, b):
+            first = torch.optim.SGD(a)
+            second = torch.optim.SGD(b)
+            clip_grad_norm_(model.parameters(), 1.0)
+    """
+    clips = [f for f in run(textwrap.dedent(source)).findings if f.api == "torch.nn.utils.clip_grad_norm_"]
+    assert [(f.line, f.fix is not None) for f in clips] == [(8, True), (14, False)]
+    assert dict(clips[0].fix.arguments)["optimizer"] == "optimizer"
