@@ -33,5 +33,5 @@ class SmallResNet(mindspore.nn.Cell):
 
 def export(model: SmallResNet, path: str) -> None:
     model.eval()
-    mindspore.save_checkpoint(model.state_dict(), path)
+    mindspore.save_checkpoint(model, path)
     model.train()
