@@ -67,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         arguments.mappings / "pytorch_mindspore.yaml", "pytorch_mindspore",
         f"PyTorch → MindSpore from MindSpore's API mapping docs: master (≈ 2.6, mindspore.mint, target_versions "
         f">=2.5) and r2.4.10 (mindspore.ops/nn). {len(outcome.source_apis)} distinct torch APIs as the docs spell "
-        f"them, {covered} after spelling corrections; {len(outcome.skipped)} of them are left to the hand-written "
-        f"tables ({', '.join(sorted(set(outcome.skipped.values()))) or 'none'}).",
+        f"them, {covered} after spelling corrections. Left to the hand-written tables: "
+        f"{', '.join(sorted(outcome.skipped)) or 'none'}.",
         pytorch.file_provenance(), outcome.entries,
     )
     general_entries = general.build(read_general_parameters(reference / "pytorch_general_difference_params.csv"))

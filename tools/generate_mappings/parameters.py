@@ -102,4 +102,8 @@ def _note(row: ParameterRow, source_label: str) -> str:
 
 
 def is_pure_rename(parameters: list[dict]) -> bool:
-    return bool(parameters) and all(parameter["change"] == "renamed" for parameter in parameters)
+    """Only keyword renames: `*sizes` → `multiples` turns varargs into one argument, which is no rename."""
+    return bool(parameters) and all(
+        parameter["change"] == "renamed" and not str(parameter.get("source", "")).startswith("*")
+        for parameter in parameters
+    )

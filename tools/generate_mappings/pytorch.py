@@ -131,7 +131,7 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
     if parameter_list:
         entry["parameters"] = parameter_list
     if notes:
-        entry["note"] = _shorten(" ".join(notes))
+        entry["note"] = _shorten(" ".join(_sentence(note) for note in notes))
     docs = [_doc_link(row)] + [_doc_link(alternative) for alternative in alternatives]
     entry["docs"] = list(dict.fromkeys(link for link in docs if link))
     if row.branch != MASTER:
@@ -172,3 +172,9 @@ def _verified(api: str, row: MappingRow, target_resolution: dict[str, bool], sou
     if source:
         parts.append(f"source {source}")
     return "name check: " + "; ".join(parts) if parts else ""
+
+
+def _sentence(text: str) -> str:
+    """Note parts joined into one note: each ends with a full stop."""
+    text = text.strip()
+    return text if text.endswith((".", "…", "?", "!")) else text + "."

@@ -89,7 +89,7 @@ def _entry(api, source_range, group, parameters, target_resolution) -> dict:
     if parameter_list:
         entry["parameters"] = parameter_list
     if notes:
-        text = " ".join(notes)
+        text = " ".join(_sentence(note) for note in notes)
         entry["note"] = text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1].rstrip() + "…"
     links = [_doc_link(item) for item in group]
     entry["docs"] = list(dict.fromkeys(link for link in links if link))
@@ -113,3 +113,9 @@ def _doc_link(row: MappingRow) -> str | None:
     if row.diff_page:
         return page_url(row.diff_page, row.branch)
     return page_url(TENSORFLOW_TABLE_PATH, row.branch)
+
+
+def _sentence(text: str) -> str:
+    """Note parts joined into one note: each ends with a full stop."""
+    text = text.strip()
+    return text if text.endswith((".", "…", "?", "!")) else text + "."

@@ -147,6 +147,13 @@ class _NodeReader:
             result[key] = (key_node, value_node)
         return result
 
+    def construct(self, node: yaml.ScalarNode, what: str) -> Any:
+        """A plain YAML value (bool, number, null); a tag such as !!python/name is refused with its place."""
+        try:
+            return self._constructor.construct_object(node)
+        except yaml.YAMLError:
+            raise self.fail(node, f"{what}: the tag {node.tag!r} is not allowed (plain YAML values only)") from None
+
     def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
         if not isinstance(node, yaml.SequenceNode):
             raise self.fail(node, f"{what} must be a list")
@@ -158,7 +165,7 @@ class _NodeReader:
         if node.tag == _STRING_TAG:
             value = node.value  # most scalars are strings: skip the constructor (a third of the load time)
         else:
-            value = self._constructor.construct_object(node)
+            value = self.construct(node, what)
         if expected is str and isinstance(value, (int, float)) and not isinstance(value, bool):
             value = node.value  # `2.10` is a version string, not the float 2.1
         if value is None and expected is str:
@@ -269,7 +276,7 @@ class _NodeReader:
             if value_node.tag == _STRING_TAG:
                 values[key] = value_node.value
                 continue
-            value = self._constructor.construct_object(value_node)
+            value = self.construct(value_node, key)
             # Defaults are kept as the text written (`0.9`, `True`); only an empty value means "none".
             values[key] = None if value is None else value_node.value
         if values.get("change") not in CHANGES:

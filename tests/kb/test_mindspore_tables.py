@@ -1,0 +1,190 @@
+"""Facts the MindSpore tables in mappings/ must keep: the targets per MindSpore version, parameter differences,
+the general keyword table, the TensorFlow rows, the doc corrections, and the counts of the sources."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ascend_migrate.kb.index import KnowledgeBase
+from ascend_migrate.kb.schema import Entry
+
+MAPPINGS = Path(__file__).resolve().parents[2] / "mappings"
+GENERATED = ("pytorch_mindspore", "pytorch_mindspore_keywords", "tensorflow_mindspore")
+
+
+@pytest.fixture(scope="module")
+def knowledge_base() -> KnowledgeBase:
+    return KnowledgeBase.load(MAPPINGS)
+
+
+def names(knowledge_base: KnowledgeBase, api: str, mindspore: str, torch: str = "2.8", tensorflow: str = "2.6") -> list[Entry]:
+    return knowledge_base.view("mindspore", torch, mindspore, tensorflow).by_name.get(api, [])
+
+
+def table(knowledge_base: KnowledgeBase, name: str) -> list[Entry]:
+    return [entry for entry in knowledge_base.entries if entry.table == name]
+
+
+def test_linear_maps_to_mint_on_new_mindspore_and_to_dense_with_renamed_parameters_on_old(knowledge_base) -> None:
+    (new,) = names(knowledge_base, "torch.nn.Linear", "2.10")
+    assert (new.category, new.target) == ("ms-differs", "mindspore.mint.nn.Linear")
+    assert [(p.target, p.change) for p in new.parameters] == [("weight_init", "added"), ("bias_init", "added")]
+    (old,) = names(knowledge_base, "torch.nn.Linear", "2.4.10")
+    assert (old.category, old.target, old.fix) == ("ms-differs", "mindspore.nn.Dense", "unsafe")
+    renamed = {(p.source, p.target) for p in old.parameters if p.change == "renamed"}
+    assert {("in_features", "in_channels"), ("out_features", "out_channels"), ("bias", "has_bias")} <= renamed
+    assert old.docs == ("https://www.mindspore.cn/docs/en/r2.4.10/note/api_mapping/pytorch_diff/Dense.html",)
+    assert "r2.4.10 4193344555cd" in old.provenance
+
+
+def test_batch_norm_momentum_default_differs_on_the_ops_nn_target(knowledge_base) -> None:
+    (old,) = names(knowledge_base, "torch.nn.BatchNorm2d", "2.4")
+    (momentum,) = [p for p in old.parameters if p.source == "momentum"]
+    assert (momentum.change, momentum.source_default, momentum.target_default) == ("default", "0.1", "0.9")
+    (new,) = names(knowledge_base, "torch.nn.BatchNorm2d", "2.6")
+    assert (new.category, new.target, new.fix) == ("ms-equivalent", "mindspore.mint.nn.BatchNorm2d", "safe")
+
+
+def test_a_tensor_method_is_a_method_entry_on_a_tensor_receiver(knowledge_base) -> None:
+    view = knowledge_base.view("mindspore", "2.8", "2.10")
+    (numpy,) = [entry for entry in view.by_method["numpy"] if entry.receiver_type == "torch.Tensor"]
+    assert (numpy.match, numpy.receiver, numpy.category, numpy.code, numpy.target, numpy.fix) == (
+        "method", "tensor", "ms-equivalent", "MS105", "mindspore.Tensor.asnumpy", "safe")
+    (size,) = [entry for entry in view.by_method["size"] if entry.receiver_type == "torch.Tensor"]
+    assert (size.category, size.target, size.note) == ("ms-differs", "mindspore.Tensor.shape", "see the diff page.")
+
+
+def test_pure_keyword_renames_are_safe_fixes(knowledge_base) -> None:
+    (softmin,) = names(knowledge_base, "torch.nn.Softmin", "2.10")
+    assert (softmin.target, softmin.fix) == ("mindspore.nn.Softmin", "safe")
+    assert [(p.source, p.target, p.change) for p in softmin.parameters] == [("dim", "axis", "renamed")]
+    # Varargs to a tuple parameter is not a keyword rename.
+    (repeat,) = [e for e in knowledge_base.view("mindspore", "2.8", "2.10").by_method["repeat"] if e.receiver == "tensor"]
+    assert (repeat.target, repeat.fix) == ("mindspore.Tensor.tile", "unsafe")
+
+
+def test_tensorflow_clip_by_value_differs_by_tensorflow_version(knowledge_base) -> None:
+    (tf2,) = names(knowledge_base, "tensorflow.clip_by_value", "2.10", tensorflow="2.6")
+    assert (tf2.category, tf2.target, tf2.source_versions.text) == ("ms-differs", "mindspore.ops.clip_by_value", ">=2")
+    assert [(p.source, p.target, p.change) for p in tf2.parameters] == [("t", "x", "renamed"), ("name", None, "removed")]
+    assert tf2.docs == ("https://www.mindspore.cn/docs/en/r2.1/note/api_mapping/tensorflow_diff/clip_by_value.html",)
+    (tf1,) = names(knowledge_base, "tensorflow.clip_by_value", "2.10", tensorflow="1.15")
+    assert (tf1.target, tf1.source_versions.text) == ("mindspore.Tensor.clip", "<2")
+
+
+def test_tensorflow_rows_all_arrive(knowledge_base) -> None:
+    entries = table(knowledge_base, "tensorflow_mindspore")
+    # 205 rows: tf.reshape's two rows of the 1.15 block share one entry that names both targets.
+    assert len(entries) == 204
+    (reshape,) = [entry for entry in entries if entry.api == "tensorflow.reshape"]
+    assert reshape.target == "mindspore.ops.Reshape" and "mindspore.Tensor.reshape" in reshape.note
+    assert not [entry.api for entry in entries if entry.api.startswith("tf.")]
+    categories = {entry.category for entry in entries}
+    assert categories == {"ms-equivalent", "ms-differs"}
+    assert sum(entry.category == "ms-equivalent" for entry in entries) == 21
+    (dataset_map,) = [entry for entry in entries if entry.api == "tensorflow.data.Dataset.map"]
+    assert (dataset_map.match, dataset_map.receiver_type) == ("method", "tensorflow.data.Dataset")
+    (arg_max,) = [entry for entry in entries if entry.api == "tensorflow.arg_max"]
+    assert arg_max.source_versions.text == "<2"
+
+
+def test_every_torch_api_of_both_doc_tables_is_covered(knowledge_base) -> None:
+    entries = table(knowledge_base, "pytorch_mindspore")
+    header = (MAPPINGS / "pytorch_mindspore.yaml").read_text(encoding="utf-8")[:2000]
+    left_to_hand_written = re.search(r"Left to\s+the hand-written tables: (.*?)\.'", header, re.S).group(1)
+    handed_over = {name.strip() for name in re.sub(r"\s+", " ", left_to_hand_written).split(",")} - {"none"}
+    hand_written = {entry.api for entry in knowledge_base.entries if entry.table in ("pytorch_mindspore_curated", "structure")}
+    assert handed_over <= hand_written
+    apis = {entry.api for entry in entries}
+    assert not apis & handed_over
+    assert len(apis | handed_over) == 926
+    # The docs spell six names wrongly. Four corrected names exist only through the correction; the other two
+    # (Adamax, RMSprop) were rows of their own already, so 928 doc names are 926 torch APIs.
+    renamed = {match for entry in entries for match in re.findall(r"the doc spells it (\S+);", entry.note)}
+    merged = {match for entry in entries for match in re.findall(r"under the name (\S+) to", entry.note)}
+    assert renamed == {"torch.nn.LogSoftMax", "torch.nn.SeLU", "torch.nn.CeLU", "torch.Tensor.log_normal"}
+    assert merged == {"torch.optim.AdaMax", "torch.optim.RMSProp"}
+    only_corrected = {"torch.nn.LogSoftmax", "torch.nn.SELU", "torch.nn.CELU", "torch.Tensor.log_normal_"}
+    assert len(((apis | handed_over) - only_corrected) | renamed | merged) == 928
+
+
+def test_master_rows_target_mint_from_2_5_and_legacy_rows_before(knowledge_base) -> None:
+    entries = table(knowledge_base, "pytorch_mindspore")
+    ranges = {entry.target_versions.text for entry in entries}
+    assert ranges == {">=2.5", "<2.5", "*"}
+    for entry in entries:
+        if entry.target_versions.text == ">=2.5":
+            assert entry.provenance.startswith("pytorch_api_mapping.csv"), entry.api
+        else:
+            assert entry.provenance.startswith("pytorch_api_mapping_r2.4.10.csv"), entry.api
+
+
+def test_targets_gone_from_mindspore_2_10_end_before_2_5(knowledge_base) -> None:
+    (old,) = names(knowledge_base, "torch.nn.MultiLabelMarginLoss", "2.4")
+    assert (old.target, old.target_versions.text) == ("mindspore.nn.MultiLabelMarginLoss", "<2.5")
+    assert names(knowledge_base, "torch.nn.MultiLabelMarginLoss", "2.10") == []
+    (hardswish,) = names(knowledge_base, "torch.nn.Hardswish", "2.10")
+    assert hardswish.target == "mindspore.mint.nn.Hardswish"
+
+
+def test_doc_quirks_are_corrected(knowledge_base) -> None:
+    (nansum,) = names(knowledge_base, "torch.nansum", "2.10")
+    assert not [p for p in nansum.parameters if p.source == "end"]
+    assert "nansum has no `end` parameter" in nansum.note
+    (log_softmax,) = names(knowledge_base, "torch.nn.LogSoftmax", "2.10")
+    assert log_softmax.target == "mindspore.mint.nn.LogSoftmax"
+    assert names(knowledge_base, "torch.nn.LogSoftMax", "2.10") == []
+    (flatten,) = names(knowledge_base, "torch.nn.Flatten", "2.10")
+    assert (flatten.category, flatten.fix, flatten.target) == ("ms-differs", "unsafe", "mindspore.mint.flatten")
+    (adamax,) = names(knowledge_base, "torch.optim.Adamax", "2.4")
+    assert adamax.target == "mindspore.experimental.optim.Adamax"
+    assert "under the name torch.optim.AdaMax to mindspore.nn.AdaMax" in adamax.note
+
+
+def test_general_keywords_are_pattern_entries(knowledge_base) -> None:
+    new = knowledge_base.view("mindspore", "2.8", "2.10").patterns["general-keyword"]
+    assert sorted(entry.api for entry in new) == [
+        "device", "layout", "memory_format", "out", "pin_memory", "reduce", "requires_grad", "size_average",
+        "sparse_grad", "stable"]
+    assert {(entry.category, entry.code, entry.match) for entry in new} == {("ms-differs", "MS104", "pattern")}
+    old = knowledge_base.view("mindspore", "2.8", "2.4").patterns["general-keyword"]
+    (inplace,) = [entry for entry in old if entry.api == "inplace"]
+    assert inplace.target_versions.text == "<2.5"
+    (size_average,) = [entry for entry in new if entry.api == "size_average"]
+    assert (size_average.parameters[0].target, size_average.parameters[0].change, size_average.fix) == (
+        "reduction", "meaning", "none")
+
+
+def test_generated_entries_say_where_they_come_from_and_link_the_docs(knowledge_base) -> None:
+    for entry in knowledge_base.entries:
+        if entry.table not in GENERATED:
+            continue
+        assert "mindspore-ai/docs" in entry.provenance and re.search(r" at \S+ [0-9a-f]{12} ", entry.provenance), entry.api
+        assert entry.docs and all(link.startswith("https://www.mindspore.cn/docs/en/") for link in entry.docs), entry.api
+
+
+def test_torch_sources_exist_in_the_torch_inventory(knowledge_base) -> None:
+    """Every source whose module is inventoried is a public name of torch 2.13.0 / torchvision 0.29.1."""
+    inventory = {module: set(names) for module, names in knowledge_base.inventory.items()}
+    checked = 0
+    for entry in table(knowledge_base, "pytorch_mindspore"):
+        module, _, name = entry.api.rpartition(".")
+        if module in inventory:
+            assert name in inventory[module], entry.api
+            checked += 1
+    assert checked > 700
+
+
+def test_the_inventory_holds_public_names_only(knowledge_base) -> None:
+    inventory = knowledge_base.inventory
+    assert {"Linear", "Module", "Parameter"} <= set(inventory["torch.nn"])
+    assert {"view", "numpy", "shape", "cuda"} <= set(inventory["torch.Tensor"])
+    assert "float32" in inventory["torch"] and "tensor" in inventory["torch"]
+    assert "conv2d" in inventory["torch.nn.functional"]
+    assert "resnet50" in inventory["torchvision.models"]
+    for module, listed in inventory.items():
+        assert not [name for name in listed if name.startswith("_")], module
+        assert "functional" not in listed and "nn" not in listed, module  # submodules are not names
