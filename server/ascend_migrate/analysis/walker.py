@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.rules import RuleContext, imports, methods, names, patterns, strings
+from ascend_migrate.analysis.rules import RuleContext, imports, methods, names, patterns, shapes, strings
 from ascend_migrate.analysis.symbols import (
     NON_TENSOR_METHODS,
     TENSOR,
@@ -62,6 +62,7 @@ class Walker:
             ast.DictComp: self.visit_comprehension,
             ast.Dict: self.visit_dict,
             ast.NamedExpr: self.visit_named_expression,
+            ast.BinOp: self.visit_binary_operation,
         }
         for skipped in _SKIPPED:
             for subclass in [skipped, *skipped.__subclasses__()]:
@@ -242,6 +243,7 @@ class Walker:
             self.visit(keyword.value)
         strings.on_call(self, node)
         patterns.on_call(self, node)
+        shapes.on_call(self, node)
 
     def visit_getattr(self, node: ast.Call) -> None:
         """`getattr(torch.cuda, "synchronize")` is a reference to torch.cuda.synchronize."""
@@ -249,6 +251,11 @@ class Walker:
         qualified = self.qualified_name(owner)
         if qualified is not None and type(name) is ast.Constant and type(name.value) is str and name.value.isidentifier():
             names.on_reference(self.context, f"{qualified}.{name.value}", node, None, None)
+
+    def visit_binary_operation(self, node: ast.BinOp) -> None:
+        self.visit(node.left)
+        self.visit(node.right)
+        shapes.on_binary_operation(self, node)
 
     def visit_compare(self, node: ast.Compare) -> None:
         self.visit(node.left)
@@ -366,6 +373,7 @@ class Walker:
             self.visit(node.returns)
         current_class = self.class_stack[-1] if self.class_stack else None
         self.bind(node.name, ("function", None))
+        shapes.on_function_definition(self, node)
         if current_class is not None:
             methods.on_definition(self.context, node, f"local:{current_class.name}", self.types)
         scope: dict[str, Binding] = {}
@@ -413,6 +421,7 @@ class Walker:
             info = ClassInfo(node.name, tuple(base for base in (self.base_type(base) for base in node.bases) if base))
             self.types.classes.setdefault(node.name, info)
         self.bind(node.name, ("class", info))
+        shapes.on_class_definition(self, node)
         self.scopes.append({_CLASS_SCOPE: ("value", None)})
         self.class_stack.append(info)
         try:

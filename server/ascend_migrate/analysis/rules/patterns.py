@@ -10,6 +10,7 @@ from ascend_migrate.analysis.symbols import TENSOR
 
 GENERAL_KEYWORD = "general-keyword"
 BOOLEAN_MASK_INDEX = "boolean-mask-index"
+BOOLEAN_MASK_ASSIGNMENT = "boolean-mask-assignment"
 _TORCH_ROOTS = ("torch.", "torchvision.", "torchaudio.")
 
 
@@ -57,7 +58,8 @@ def _is_mask(node: ast.expr) -> bool:
 
 
 def on_subscript(walker, node: ast.Subscript) -> None:
-    entries = walker.context.view.patterns.get(BOOLEAN_MASK_INDEX)
+    condition = BOOLEAN_MASK_ASSIGNMENT if type(node.ctx) is ast.Store else BOOLEAN_MASK_INDEX
+    entries = walker.context.view.patterns.get(condition)
     if not entries or not _is_mask(node.slice):
         return
     value_type = walker.infer(node.value)
@@ -67,4 +69,5 @@ def on_subscript(walker, node: ast.Subscript) -> None:
     factory = walker.context.factory
     span = factory.span(node)
     for entry in entries:
-        walker.context.add(factory.finding(entry, span, confidence, api="tensor[mask]"))
+        api = "tensor[mask]=value" if condition == BOOLEAN_MASK_ASSIGNMENT else "tensor[mask]"
+        walker.context.add(factory.finding(entry, span, confidence, api=api))
