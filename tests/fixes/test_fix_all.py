@@ -160,3 +160,18 @@ def test_fixing_the_fixed_text_again_changes_nothing():
     ]
     second = fix_all(result.text, again)
     assert second.text == result.text and not second.changed
+
+
+def test_argument_fixes_on_one_call_merge_into_one_rewrite():
+    source = 'x = torch.zeros(3, out=buffer, device="cuda", requires_grad=True)\n'
+    call = 'torch.zeros(3, out=buffer, device="cuda", requires_grad=True)'
+    renamed = rename(source, "torch.zeros", "mint.zeros", add_imports=("from mindspore import mint",))
+    renamed = finding(
+        (renamed.line, renamed.column, renamed.end_line, renamed.end_column),
+        Fix(renamed.fix.title, True, renamed.fix.edits, "call-arguments", (("call", list(span_of(source, call))), ("drop_keywords", ("out",))), renamed.fix.add_imports),
+    )
+    drop_device = rewrite(source, call, "call-arguments", {"drop_keywords": ["device"]})
+    drop_grad = rewrite(source, call, "call-arguments", {"drop_keywords": ["requires_grad"]})
+    result = fix_all(source, [renamed, drop_device, drop_grad])
+    assert result.text == "from mindspore import mint\nx = mint.zeros(3)\n"
+    assert len(result.applied) == 3 and result.skipped == ()

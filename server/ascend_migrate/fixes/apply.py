@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.fixes.arguments import as_mapping
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.families import code_edits, is_import_only
 from ascend_migrate.fixes.imports import add_import_edits, remove_import_edits
@@ -54,7 +55,9 @@ class FixResult:
 @dataclass(frozen=True, slots=True)
 class _Planned:
     finding: Finding
+    fix: Fix  # the finding's fix, merged with its companions' fixes
     edits: tuple[TextEdit, ...]
+    companions: tuple[Finding, ...] = ()  # findings whose fixes were merged into this one
 
 
 class _Context:
@@ -95,23 +98,73 @@ def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> F
     context = _Context(source, tree)
     skipped: list[SkippedFix] = []
     planned: list[_Planned] = []
-    for finding in fixable:
-        plan = _plan(context, finding, planned, unsafe)
+    for finding, fix, companions in _merge_call_rewrites(fixable, unsafe):
+        plan = _plan(context, finding, fix, companions, planned, unsafe)
         if isinstance(plan, str):
-            skipped.append(SkippedFix(finding, plan))
+            skipped.extend(SkippedFix(each, plan) for each in (finding, *companions))
         else:
             planned.append(plan)
     text, edits = _assemble_checked(context, planned, skipped)
     if not edits:
         return FixResult(source, skipped=tuple(skipped))
     changes = _changes(context, planned, edits)
-    return FixResult(text, tuple(plan.finding for plan in planned), tuple(skipped), tuple(edits), tuple(changes))
+    applied = tuple(each for plan in planned for each in (plan.finding, *plan.companions))
+    return FixResult(text, applied, tuple(skipped), tuple(edits), tuple(changes))
 
 
-def _plan(context: _Context, finding: Finding, planned: Sequence[_Planned], unsafe: bool) -> _Planned | str:
-    """The finding's edits, or the reason it cannot be applied with the fixes planned so far."""
-    fix = finding.fix
-    assert fix is not None
+def _merge_call_rewrites(fixable: list[Finding], unsafe: bool) -> list[tuple[Finding, Fix, tuple[Finding, ...]]]:
+    """The fixes to plan, with the `call-arguments` rewrites of one call merged into one fix: several
+    findings on one call (a renamed API and each argument without a counterpart) would otherwise overlap."""
+    work: list[tuple[Finding, Fix, tuple[Finding, ...]]] = []
+    by_call: dict[tuple, int] = {}
+    for finding in fixable:
+        fix = finding.fix
+        assert fix is not None
+        key = _call_key(fix) if fix.safe or unsafe else None
+        if key is not None and key in by_call:
+            primary, merged, companions = work[by_call[key]]
+            work[by_call[key]] = (primary, merge_call_fixes(merged, fix), (*companions, finding))
+            continue
+        if key is not None:
+            by_call[key] = len(work)
+        work.append((finding, fix, ()))
+    return work
+
+
+def _call_key(fix: Fix) -> tuple | None:
+    if fix.rewrite != "call-arguments":
+        return None
+    call = dict(fix.arguments).get("call")
+    return tuple(call) if isinstance(call, (list, tuple)) else None
+
+
+def merge_call_fixes(first: Fix, second: Fix) -> Fix:
+    """One `call-arguments` fix doing what both do (for the same call)."""
+    arguments = dict(first.arguments)
+    for key, value in second.arguments:
+        if key not in arguments or not arguments[key]:
+            arguments[key] = value
+        elif key in _MAPPING_ARGUMENTS:
+            arguments[key] = as_mapping(arguments[key]) | as_mapping(value)
+        elif key in _LIST_ARGUMENTS:
+            arguments[key] = tuple(dict.fromkeys((*arguments[key], *value)))
+    return Fix(
+        title=first.title,
+        safe=first.safe and second.safe,
+        edits=tuple(dict.fromkeys((*first.edits, *second.edits))),
+        rewrite=first.rewrite,
+        arguments=tuple(arguments.items()),
+        add_imports=tuple(dict.fromkeys((*first.add_imports, *second.add_imports))),
+        remove_imports=tuple(dict.fromkeys((*first.remove_imports, *second.remove_imports))),
+    )
+
+
+_MAPPING_ARGUMENTS = ("rename_keywords", "set_keywords", "default_keywords", "complement_keywords", "positions")
+_LIST_ARGUMENTS = ("drop_keywords", "add_positional")
+
+
+def _plan(context: _Context, finding: Finding, fix: Fix, companions: tuple[Finding, ...], planned: Sequence[_Planned], unsafe: bool) -> _Planned | str:
+    """The fix's edits, or the reason it cannot be applied with the fixes planned so far."""
     if not fix.safe and not unsafe:
         return "unsafe fix: apply it with --unsafe (or one by one in the editor)"
     try:
@@ -131,7 +184,7 @@ def _plan(context: _Context, finding: Finding, planned: Sequence[_Planned], unsa
             sorted_spans(context.source, [*other.edits, *edits], context.index)
         except OverlappingEditsError:
             return f"overlaps the fix for {other.finding.code} at line {other.finding.line}; run fix again to apply it"
-    return _Planned(finding, tuple(edits))
+    return _Planned(finding, fix, tuple(edits), companions)
 
 
 def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[SkippedFix]) -> tuple[str, list[TextEdit]]:
@@ -142,12 +195,13 @@ def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[
     for plan in list(planned):  # find the fixes that break the code on their own
         if _assemble(context, [plan]) is None:
             planned.remove(plan)
-            skipped.append(SkippedFix(plan.finding, "the fixed code would not parse; fix this line by hand"))
+            skipped.extend(SkippedFix(each, "the fixed code would not parse; fix this line by hand") for each in (plan.finding, *plan.companions))
     kept: list[_Planned] = []
     for plan in list(planned):  # and those that break it together with others
         if _assemble(context, [*kept, plan]) is None:
             planned.remove(plan)
-            skipped.append(SkippedFix(plan.finding, "the fixed code would not parse together with the other fixes; run fix again"))
+            reason = "the fixed code would not parse together with the other fixes; run fix again"
+            skipped.extend(SkippedFix(each, reason) for each in (plan.finding, *plan.companions))
         else:
             kept.append(plan)
     return _assemble(context, planned) or (context.source, [])
@@ -155,7 +209,7 @@ def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[
 
 def _assemble(context: _Context, planned: Sequence[_Planned]) -> tuple[str, list[TextEdit]] | None:
     edits = [edit for plan in planned for edit in plan.edits]
-    fixes = [plan.finding.fix for plan in planned if plan.finding.fix is not None]
+    fixes = [plan.fix for plan in planned]
     try:
         all_edits = _with_imports(context, edits, fixes)
         text = apply_edits(context.source, all_edits)
@@ -190,7 +244,7 @@ def _with_imports(context: _Context, edits: list[TextEdit], fixes: Sequence[Fix]
 def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdit]) -> list[Change]:
     code_edits_made = {edit for plan in planned for edit in plan.edits}
     changes = [
-        Change(plan.finding.line, plan.finding.code, plan.finding.fix.title if plan.finding.fix else "", *_before_after(context, plan.edits))
+        Change(plan.finding.line, plan.finding.code, plan.fix.title, *_before_after(context, plan.edits))
         for plan in planned
         if plan.edits
     ]
