@@ -179,3 +179,20 @@ def find_sarif_validator() -> Path | None:
 def validator_environment() -> dict[str, str]:
     # Invariant globalization: the .NET binary then needs no libicu (a fresh Debian machine may not have it).
     return os.environ | {"DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1", "DOTNET_CLI_TELEMETRY_OPTOUT": "1"}
+
+
+# --- Real scans of the fixture project tests/reports/projects/trainer ---
+
+PROJECT = Path(__file__).resolve().with_name("projects") / "trainer"
+
+
+def scan_project(target: str, format_name: str, output: Path, project: Path = PROJECT) -> int:
+    """`ascend-migrate scan . --target T --format F --output O` run in-process from inside `project`."""
+    from ascend_migrate.cli import main
+
+    previous = Path.cwd()
+    os.chdir(project)
+    try:
+        return main(["scan", ".", "--target", target, "--format", format_name, "--output", str(output), "--no-progress"])
+    finally:
+        os.chdir(previous)

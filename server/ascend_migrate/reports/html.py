@@ -341,7 +341,8 @@ def _excerpt(finding: Finding, sources: SourceLines) -> str:
 
 
 def _marked(text: str, number: int, finding: Finding) -> str:
-    start = finding.column - 1 if number == finding.line else 0
+    # A continuation line is marked from its first character, not from its indentation.
+    start = finding.column - 1 if number == finding.line else len(text) - len(text.lstrip())
     end = finding.end_column - 1 if number == finding.end_line else len(text)
     start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
     if end <= start:
