@@ -17,12 +17,11 @@ SOURCE_SPELLING = {
     "torch.Tensor.log_normal": "torch.Tensor.log_normal_",
 }
 
-# (api, branch) → (parameter names to drop, why).
-BOGUS_PARAMETERS = {
+# (api, branch) → why: rows whose only stated difference is false. They become consistent (ms-equivalent).
+FALSE_DIFFERENCES = {
     ("torch.nansum", "master"): (
-        frozenset({"end"}),
-        "correction: the doc says the default of `end` differs, but nansum has no `end` parameter, so that "
-        "claim is dropped",
+        "correction: the doc says the default of `end` differs, but nansum has no `end` parameter; with that "
+        "claim dropped the doc states no difference (r2.4.10 calls nansum consistent)"
     ),
 }
 

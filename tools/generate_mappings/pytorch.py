@@ -94,7 +94,11 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
     if spelling_note:
         notes.append(spelling_note)
     not_a_rename = corrections.NOT_A_RENAME.get((api, row.branch))
-    consistent = row.category == "consistent" and not not_a_rename
+    false_difference = corrections.FALSE_DIFFERENCES.get((api, row.branch))
+    if false_difference:
+        notes.append(false_difference)
+        outcome.corrections.append(f"{api}: the doc's only difference is false → ms-equivalent ({row.branch})")
+    consistent = (row.category == "consistent" or false_difference is not None) and not not_a_rename
     entry["category"] = "ms-equivalent" if consistent else "ms-differs"
     if consistent and entry.get("receiver") == "tensor":
         entry["code"] = "MS105"
@@ -107,11 +111,6 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
     parameter_list: list[dict] = []
     if not consistent:
         found, shared_with = parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
-        bogus = corrections.BOGUS_PARAMETERS.get((api, row.branch))
-        if bogus is not None:
-            found = [item for item in found if item.source_parameter not in bogus[0]]
-            notes.append(bogus[1])
-            outcome.corrections.append(f"{api}: dropped the doc's `end` default difference ({row.branch})")
         parameter_list = parameter_entries(found, api)
         safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
                 and is_pure_rename(parameter_list))
