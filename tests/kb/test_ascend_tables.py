@@ -77,6 +77,7 @@ def test_torch_cuda_synchronize_becomes_torch_npu_synchronize(entries):
     assert (entry.category, entry.code, entry.target, entry.fix) == ("npu-rename", "NPU101", "torch.npu.synchronize",
                                                                       "safe")
     assert "torch_npu.npu.synchronize" in entry.note
+    assert entry.verified.startswith("torch.npu.synchronize found in the torch_npu 2.14.0 wheel")
 
 
 def test_nccl_backend_strings_become_hccl(entries):
@@ -104,6 +105,12 @@ def test_cuda_methods_become_npu_methods(entries):
     assert (tensor_cuda.receiver, tensor_cuda.code, tensor_cuda.target) == ("any", "NPU105", "torch.Tensor.npu")
     assert (is_cuda.receiver, is_cuda.target) == ("any", "torch.Tensor.is_npu")
     assert module_cuda.receiver == "module"
+
+
+def test_fork_rng_keeps_its_torch_name_because_the_gpu2ascend_target_does_not_exist(entries):
+    entry = only(entries["cuda_npu"], api="torch.random.fork_rng")
+    assert (entry.target, entry.fix) == (None, "none")
+    assert [(parameter.source, parameter.target_default) for parameter in entry.parameters] == [("device_type", "npu")]
 
 
 def test_cuda_amp_becomes_npu_amp(entries):
@@ -137,6 +144,7 @@ def test_affinity_corrections_from_the_reference_readme(entries):
     silu = only(entries["npu_affinity"], api="torch.nn.SiLU")
     assert decode.target == "torch_npu.contrib.function.npu_bbox_coder_decode_xywh2xyxy"
     assert "does not export" in decode.note
+    assert "npu_bbox_coder_decode_xywh2xyxy found in the torch_npu 2.14.0 wheel" in decode.verified
     assert str(silu.source_versions) == "<2.14" and "deprecated" in silu.note
 
 

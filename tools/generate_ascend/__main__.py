@@ -9,6 +9,7 @@ from pathlib import Path
 from tools.generate_ascend import affinity_rows, cuda_rows, curated, dynamic_rows, third_party, unsupported_rows
 from tools.generate_ascend.book import Book
 from tools.generate_ascend.reference import VersionTables, read_rows
+from tools.generate_ascend.wheel_names import WheelNames, verify_drafts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resources", type=Path, required=True,
                         help="msfmktransplt's resource/ directory (op_list_2_*.json, supported_op_2_*.json, "
                              "affinity_list_1_11_0.json) from Ascend-mstt commit 99c2e0f")
+    parser.add_argument("--wheel", type=Path,
+                        help="torch_npu-2.14.0 wheel (pip download --no-deps torch-npu==2.14.0) to check torch_npu "
+                             "names against; without it entries carry no `verified`")
     parser.add_argument("--output", type=Path, default=Path("mappings"), help="where to write (default: %(default)s)")
     arguments = parser.parse_args(argv)
 
@@ -31,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     dynamic_rows.add_rows(book, read_rows(arguments.reference, "dynamic_shape_ops.csv"))
     unsupported_rows.add_rows(book, read_rows(arguments.reference, "unsupported_or_caveats.csv"), tables)
     older = unsupported_rows.add_older_versions(book, tables)
+    if arguments.wheel is not None:
+        missing = verify_drafts(book.all_drafts(), WheelNames(arguments.wheel))
+        print(f"torch_npu names not found in the wheel's Python sources: {', '.join(sorted(set(missing))) or 'none'}")
     counts = book.write(arguments.output)
     for table, count in counts.items():
         print(f"{table}: {count} entries")

@@ -103,6 +103,9 @@ class Book:
              source_versions: str = "*", route: str = "npu") -> Draft | None:
         return self._drafts.get((api, route, match, condition, receiver, source_versions))
 
+    def all_drafts(self) -> list[Draft]:
+        return list(self._drafts.values())
+
     def drafts(self, table: str) -> list[Draft]:
         return [draft for draft in self._drafts.values() if draft.table == table]
 

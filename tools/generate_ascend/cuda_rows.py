@@ -61,8 +61,9 @@ def add_rows(book: Book, rows: list[Row], tables: VersionTables) -> None:
 def _rename(book: Book, row: Row) -> None:
     source, target = row["source_api"], row["target_api"]
     if source == "torch.cuda.<attr>":
+        # No fix: the engine would replace the whole reference with the target, and the counterpart may not exist.
         draft = book.entry("cuda_npu", api="torch.cuda", condition="prefix", category="npu-rename", code="NPU101",
-                           target="torch.npu", fix="unsafe", severity="warning")
+                           target="torch.npu", fix="none", severity="warning")
         draft.absorb(row, note="A torch.cuda name with no entry of its own: GPU2Ascend rewrites every attribute of "
                                "torch.cuda to torch.npu, but only the names in torch_npu.npu.__all__ exist there; "
                                "check the name on NPU before renaming.")
@@ -77,6 +78,18 @@ def _rename(book: Book, row: Row) -> None:
                            code="NPU101", target="npugraphs", fix="safe")
         draft.absorb(row, note="torch.compile(backend='cudagraphs') → backend='npugraphs', which does the same job "
                                "on NPU (msfmktransplt PyTorch 2.8 table).")
+        return
+    if source == "torch.random.fork_rng":
+        # GPU2Ascend's target torch_npu.npu.random.fork_rng is not in the torch_npu 2.14.0 wheel; torch_npu itself
+        # calls torch.random.fork_rng(devices, device_type="npu").
+        draft = book.entry("cuda_npu", api=source, category="npu-rename", code="NPU101", fix="none")
+        draft.absorb(row, note="GPU2Ascend rewrites it to torch_npu.npu.random.fork_rng, which the torch_npu 2.14.0 "
+                               "wheel does not define; torch_npu itself calls torch.random.fork_rng(devices, "
+                               "device_type='npu'). Keep torch.random.fork_rng and pass device_type='npu'.",
+                     source="torch_npu-2.14.0.whl:torch_npu/utils/_inductor.py",
+                     parameters=({"source": "device_type", "target": "device_type", "change": "default",
+                                  "source_default": "cuda", "target_default": "npu",
+                                  "note": "pass device_type='npu' to fork the NPU generators"},))
         return
     readable = npu_target(target)
     note = f"The NPU counterpart is {target}"
@@ -188,6 +201,9 @@ def _method(book: Book, row: Row) -> None:
         raise ValueError(f"cuda_to_npu.csv row {row.number}: unknown method form {source!r}")
 
 
+# torch.cuda submodules among the names auto-migration leaves alone: their entries cover every name inside.
+CUDA_SUBMODULES = frozenset(f"torch.cuda.{name}" for name in ("nvtx", "jiterator", "tunable", "nccl", "profiler",
+                                                               "sparse", "streams", "graphs"))
 RESTRICTION_PREFIX = "[PyTorch Analyse table] supported with restriction (PyTorch 2.8 table): "
 
 
@@ -202,8 +218,9 @@ def _caveat(book: Book, row: Row, tables: VersionTables) -> None:
         special(book, row)
         return
     if source.startswith("torch.cuda.") and "not in torch_npu.npu.__all__" in note:
-        draft = book.entry("npu_unsupported", api=source, category="npu-unsupported", code="NPU202",
-                           severity="warning")
+        condition = "prefix" if source in CUDA_SUBMODULES else ""
+        draft = book.entry("npu_unsupported", api=source, condition=condition, category="npu-unsupported",
+                           code="NPU202", severity="warning")
         target = row["target_api"]
         if target.startswith("torch_npu."):
             draft.fields["target"] = target

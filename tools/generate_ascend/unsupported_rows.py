@@ -4,7 +4,7 @@ and performance advice (rows 25-51), the APIs unsupported for PyTorch 2.8 and th
 from __future__ import annotations
 
 from tools.generate_ascend.book import Book
-from tools.generate_ascend.cuda_rows import add_restriction, add_unsupported
+from tools.generate_ascend.cuda_rows import CUDA_SUBMODULES, add_restriction, add_unsupported
 from tools.generate_ascend.reference import Row, VersionTables, table_source
 
 UNSUPPORTED_PREFIX = "listed as unsupported on NPU for PyTorch 2.8"
@@ -83,7 +83,8 @@ def _curated(book: Book, row: Row) -> None:
                                        "table): use torch.npu.NPUGraph only for inference.")
     elif number == 23:
         for name in NOT_REMAPPED:
-            _join(book, row, f"torch.cuda.{name}")
+            api = f"torch.cuda.{name}"
+            _join(book, row, api, condition="prefix" if api in CUDA_SUBMODULES else "")
     elif number == 24:
         _join(book, row, "torch.utils.data.DataLoader",
               note="Dynamic input shapes trigger repeated operator compilation and slow runs.",
