@@ -56,31 +56,33 @@ export async function scanWorkspace(clients: ClientProvider): Promise<void> {
   }
 }
 
-/** "12 files scanned, 7 findings (npu-rename 5, third-party 2)" from the server's summary, whatever it holds. */
+/** The server's scan summary ({files, findings, categories, errors, cancelled}) in one sentence. */
 export function describeScan(summary: unknown): string {
   if (summary === null || typeof summary !== 'object') {
     return 'workspace scanned.';
   }
   const record = summary as Record<string, unknown>;
-  const files = record.files_scanned ?? record.filesScanned ?? record.files;
-  const findings = record.findings ?? record.total;
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
   const parts: string[] = [];
-  if (typeof files === 'number') {
-    parts.push(`${files} file${files === 1 ? '' : 's'} scanned`);
+  if (typeof record.files === 'number') {
+    parts.push(`${plural(record.files, 'file')} scanned`);
   }
-  if (typeof findings === 'number') {
-    parts.push(`${findings} finding${findings === 1 ? '' : 's'}`);
-  }
-  const perCategory = record.categories ?? record.by_category ?? record.per_category;
-  if (perCategory && typeof perCategory === 'object') {
-    const counts = Object.entries(perCategory as Record<string, unknown>)
-      .filter(([, count]) => typeof count === 'number' && count > 0)
-      .map(([category, count]) => `${category} ${count}`);
-    if (counts.length) {
-      parts.push(`(${counts.join(', ')})`);
+  if (typeof record.findings === 'number') {
+    let findings = plural(record.findings, 'finding');
+    const categories = record.categories;
+    if (categories && typeof categories === 'object') {
+      const counts = Object.entries(categories as Record<string, unknown>).map(([name, count]) => `${name} ${count}`);
+      if (counts.length) {
+        findings += ` (${counts.join(', ')})`;
+      }
     }
+    parts.push(findings);
   }
-  return parts.length ? parts.join(', ').replace(', (', ' (') + '.' : 'workspace scanned.';
+  if (typeof record.errors === 'number' && record.errors > 0) {
+    parts.push(`${plural(record.errors, 'file')} could not be analysed`);
+  }
+  const sentence = parts.length ? parts.join(', ') : 'workspace scanned';
+  return record.cancelled === true ? `scan cancelled: ${sentence}.` : `${sentence}.`;
 }
 
 export async function exportReport(clients: ClientProvider): Promise<void> {
@@ -121,36 +123,38 @@ export async function exportReport(clients: ClientProvider): Promise<void> {
   }
 }
 
+/** One knowledge-base entry as `ascend-migrate.lookup` returns it (the fields this client shows). */
+interface MappingEntry {
+  api: string;
+  route: string;
+  category: string;
+  code?: string | null;
+  target?: string | null;
+  note?: string | null;
+  suggestion?: string | null;
+  docs?: string[];
+}
+
 interface MappingItem extends vscode.QuickPickItem {
-  entry: Record<string, unknown>;
+  entry: MappingEntry;
 }
 
-function text(value: unknown): string {
-  if (value === undefined || value === null) {
-    return '';
-  }
-  return Array.isArray(value) ? value.map(text).filter(Boolean).join('; ') : String(value);
-}
+const ROUTE_LABELS: Record<string, string> = { npu: 'NPU', mindspore: 'MindSpore' };
 
-function toMappingItem(entry: Record<string, unknown>): MappingItem {
-  const target = text(entry.target);
-  const route = text(entry.route ?? entry.target_route);
-  const category = text(entry.category);
+function toMappingItem(entry: MappingEntry): MappingItem {
+  const route = ROUTE_LABELS[entry.route] ?? entry.route;
   return {
-    label: text(entry.api ?? entry.name) || '(unnamed)',
-    description: target ? `→ ${target}` : category,
-    detail: [route, category, text(entry.note ?? entry.notes ?? entry.message)].filter(Boolean).join(' · '),
+    label: entry.api,
+    description: `${route}: ${entry.target ? `→ ${entry.target}` : entry.category}`,
+    detail: [entry.code, entry.category, entry.note || entry.suggestion].filter(Boolean).join(' · '),
     entry,
   };
 }
 
-function entriesOf(result: unknown): Record<string, unknown>[] {
-  const list = Array.isArray(result)
-    ? result
-    : result && typeof result === 'object'
-      ? ((result as Record<string, unknown>).entries ?? (result as Record<string, unknown>).results)
-      : undefined;
-  return Array.isArray(list) ? list.filter((item) => item && typeof item === 'object') : [];
+function entriesOf(result: unknown): MappingEntry[] {
+  return Array.isArray(result)
+    ? result.filter((item): item is MappingEntry => !!item && typeof item === 'object' && typeof item.api === 'string')
+    : [];
 }
 
 /** A quick pick that asks the server's knowledge base as the user types an API name or prefix. */
@@ -211,20 +215,21 @@ export async function lookUpMapping(clients: ClientProvider): Promise<void> {
   }
 }
 
-async function showMapping(entry: Record<string, unknown>): Promise<void> {
-  const api = text(entry.api ?? entry.name);
-  const target = text(entry.target);
-  const url = text(entry.doc_url ?? entry.docUrl ?? entry.url);
-  const summary = target ? `${api} → ${target}` : `${api}: ${text(entry.category) || 'no replacement known'}`;
-  const note = text(entry.note ?? entry.notes ?? entry.message);
-  const actions = [...(target ? ['Copy Replacement'] : []), ...(url ? ['Open Documentation'] : [])];
+async function showMapping(entry: MappingEntry): Promise<void> {
+  const route = ROUTE_LABELS[entry.route] ?? entry.route;
+  const summary = entry.target
+    ? `${entry.api} → ${entry.target} (${route}, ${entry.category})`
+    : `${entry.api}: ${entry.category} (${route})`;
+  const explanation = [entry.note, entry.suggestion].filter(Boolean).join(' ');
+  const url = entry.docs?.[0];
+  const actions = [...(entry.target ? ['Copy Replacement'] : []), ...(url ? ['Open Documentation'] : [])];
   const action = await vscode.window.showInformationMessage(
-    note ? `${summary}. ${note}` : summary,
+    explanation ? `${summary}: ${explanation}` : summary,
     ...actions,
   );
-  if (action === 'Copy Replacement') {
-    await vscode.env.clipboard.writeText(target);
-  } else if (action === 'Open Documentation') {
+  if (action === 'Copy Replacement' && entry.target) {
+    await vscode.env.clipboard.writeText(entry.target);
+  } else if (action === 'Open Documentation' && url) {
     await vscode.env.openExternal(vscode.Uri.parse(url));
   }
 }
@@ -240,7 +245,12 @@ export async function fixAllInFile(clients: ClientProvider): Promise<void> {
     return;
   }
   try {
-    await runServerCommand(client, SERVER_COMMANDS.fixAll, [editor.document.uri.toString()]);
+    const result = await runServerCommand<{ applied?: boolean; edits?: number }>(
+      client, SERVER_COMMANDS.fixAll, [editor.document.uri.toString()],
+    );
+    if (!result?.edits) {
+      void vscode.window.showInformationMessage('Ascend Migrate: no safe fixes in this file.');
+    }
   } catch (error) {
     reportFailure('fixing the file', error);
   }

@@ -153,10 +153,8 @@ function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
       { scheme: 'untitled', language: 'python' },
     ],
     outputChannel: output,
-    initializationOptions: { settings: serverSettings(workspaceScope()) },
-    synchronize: {
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
-    },
+    // The server also pulls these with workspace/configuration, and registers its own pyproject.toml watcher.
+    initializationOptions: { [SECTION]: serverSettings(workspaceScope()) },
     middleware: {
       workspace: {
         // The section also holds the extension's own settings (interpreter, trace): the server never sees them.
@@ -213,7 +211,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   if (pythonListener) {
     context.subscriptions.push(pythonListener);
   }
-  await server.start();
+  // Not awaited: activation returns at once, and the commands say so when the server is not running yet.
+  void server.start();
 }
 
 export function deactivate(): Promise<void> | undefined {

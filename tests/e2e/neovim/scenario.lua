@@ -1,0 +1,126 @@
+-- Drive the ascend-migrate server from headless Neovim 0.7 (no vim.lsp.start there): open a file, wait for
+-- the server's diagnostics, ask for the code actions at one diagnostic, apply the chosen one, save.
+-- Input: a JSON file named by $ASCEND_MIGRATE_SCENARIO; output: a JSON report at its "report" path.
+-- Run it under `timeout` and pcall (see test_neovim.py): an uncaught error would hang headless nvim.
+local scenario = vim.fn.json_decode(table.concat(vim.fn.readfile(vim.env.ASCEND_MIGRATE_SCENARIO), "\n"))
+local report = { diagnostics = {}, actions = {}, steps = {} }
+
+local function step(text)
+  table.insert(report.steps, text)
+end
+
+local function write_report()
+  vim.fn.writefile({ vim.fn.json_encode(report) }, scenario.report)
+end
+
+local function fail(message)
+  report.error = message
+  write_report()
+  error(message, 0)
+end
+
+vim.cmd("edit " .. vim.fn.fnameescape(scenario.file))
+local bufnr = vim.api.nvim_get_current_buf()
+vim.bo[bufnr].filetype = "python"
+
+local client_id = vim.lsp.start_client({
+  name = "ascend-migrate",
+  cmd = scenario.command,
+  root_dir = scenario.root,
+  init_options = { ascendMigrate = scenario.settings },
+  settings = { ascendMigrate = scenario.settings },
+})
+if not client_id then
+  fail("vim.lsp.start_client returned nil")
+end
+vim.lsp.buf_attach_client(bufnr, client_id)
+step("client started and attached")
+
+local function our_diagnostics()
+  local found = {}
+  for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
+    if diagnostic.source == "ascend-migrate" then
+      table.insert(found, diagnostic)
+    end
+  end
+  return found
+end
+
+if not vim.wait(scenario.timeout_ms, function() return #our_diagnostics() > 0 end, 50) then
+  fail("no diagnostics from ascend-migrate within " .. scenario.timeout_ms .. " ms")
+end
+-- The first publish may be partial while the server works through the file: wait for a quiet moment.
+local settled_count, settled_since = -1, vim.loop.now()
+vim.wait(scenario.timeout_ms, function()
+  local count = #our_diagnostics()
+  if count ~= settled_count then
+    settled_count, settled_since = count, vim.loop.now()
+  end
+  return vim.loop.now() - settled_since > 500
+end, 50)
+for _, diagnostic in ipairs(our_diagnostics()) do
+  local code = diagnostic.code
+  if code == nil and diagnostic.user_data and diagnostic.user_data.lsp then
+    code = diagnostic.user_data.lsp.code
+  end
+  table.insert(report.diagnostics, {
+    line = diagnostic.lnum + 1,
+    column = diagnostic.col + 1,
+    code = code,
+    severity = diagnostic.severity,
+    message = diagnostic.message,
+  })
+end
+step("diagnostics received")
+
+-- The diagnostics on the scenario's line, in the LSP shape the codeAction request's context wants.
+local lnum = scenario.fix_line - 1
+local line_diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, lnum)
+if #line_diagnostics == 0 then
+  fail("no diagnostic on line " .. scenario.fix_line)
+end
+local client = vim.lsp.get_client_by_id(client_id)
+local params = {
+  textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+  range = line_diagnostics[1].range,
+  context = { diagnostics = line_diagnostics, only = { "quickfix" } },
+}
+local response = client.request_sync("textDocument/codeAction", params, scenario.timeout_ms, bufnr)
+if not response or response.err then
+  fail("textDocument/codeAction failed: " .. vim.inspect(response))
+end
+local chosen
+for _, action in ipairs(response.result or {}) do
+  table.insert(report.actions, action.title)
+  if not chosen and string.find(action.title, scenario.action_contains, 1, true) then
+    chosen = action
+  end
+end
+if not chosen then
+  fail("no code action titled like '" .. scenario.action_contains .. "' on line " .. scenario.fix_line)
+end
+report.applied = chosen.title
+if not chosen.edit and not chosen.command then
+  local resolved = client.request_sync("codeAction/resolve", chosen, scenario.timeout_ms, bufnr)
+  if not resolved or resolved.err then
+    fail("codeAction/resolve failed: " .. vim.inspect(resolved))
+  end
+  chosen = resolved.result
+end
+if chosen.edit then
+  vim.lsp.util.apply_workspace_edit(chosen.edit, client.offset_encoding)
+end
+if chosen.command then
+  local command = type(chosen.command) == "table" and chosen.command or chosen
+  local result = client.request_sync("workspace/executeCommand",
+    { command = command.command, arguments = command.arguments }, scenario.timeout_ms, bufnr)
+  if not result or result.err then
+    fail("workspace/executeCommand failed: " .. vim.inspect(result))
+  end
+end
+step("code action applied")
+vim.cmd("write")
+step("file written")
+write_report()
+vim.lsp.stop_client(client_id)
+vim.wait(2000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 50)

@@ -1,0 +1,338 @@
+// Real VS Code end to end: code-server with the packaged .vsix installed, driven by headless Chromium through
+// playwright-core, the way a person would use it (keyboard, Problems panel, hover, palette, status bar).
+//
+//   node tests/e2e/vscode/run.mjs
+//
+// Environment (defaults in brackets): CODE_SERVER_DIR [.work/code-server, from scripts/install-code-server.sh],
+// ASCEND_MIGRATE_VSIX [vscode-client/ascend-migrate.vsix], ASCEND_MIGRATE_PYTHON [.venv/bin/python: a Python
+// with ascend-migrate installed], CHROMIUM [/usr/bin/chromium], ARTIFACTS [test-artifacts/vscode].
+// Every check prints one line; screenshots and logs go to ARTIFACTS. The last line is
+// "vscode: N passed, N failed"; the exit code is 1 when any check failed.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repository = resolve(here, '..', '..', '..');
+const codeServerDir = resolve(process.env.CODE_SERVER_DIR ?? join(repository, '.work', 'code-server'));
+const entry = join(codeServerDir, 'package', 'out', 'node', 'entry.js');
+const vsix = resolve(process.env.ASCEND_MIGRATE_VSIX ?? join(repository, 'vscode-client', 'ascend-migrate.vsix'));
+const python = resolve(process.env.ASCEND_MIGRATE_PYTHON ?? join(repository, '.venv', 'bin', 'python'));
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const artifacts = resolve(process.env.ARTIFACTS ?? join(repository, 'test-artifacts', 'vscode'));
+const fixtures = join(repository, 'tests', 'e2e', 'fixtures');
+const expectedAfterFix = readFileSync(join(fixtures, 'expected', 'train_after_synchronize_fix.py'), 'utf8');
+
+// Seconds: the server's first diagnostics include its start-up and the knowledge base's first load.
+const SERVER_TIMEOUT = 90_000;
+const UI_TIMEOUT = 20_000;
+
+const results = [];
+
+function fail(message) {
+  throw new Error(message);
+}
+
+for (const [what, path] of [['code-server', entry], ['the .vsix', vsix], ['the Python', python], ['Chromium', chromiumPath]]) {
+  if (!existsSync(path)) {
+    console.error(`vscode e2e: ${what} is missing at ${path}`);
+    console.log('vscode: 0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+rmSync(artifacts, { recursive: true, force: true });
+mkdirSync(artifacts, { recursive: true });
+const scratch = mkdtempSync(join(tmpdir(), 'ascend-migrate-vscode-'));
+const userData = join(scratch, 'user-data');
+const extensionsDir = join(scratch, 'extensions');
+const workspace = join(scratch, 'cuda_project');
+const configFile = join(scratch, 'config.yaml');
+cpSync(join(fixtures, 'cuda_project'), workspace, { recursive: true });
+mkdirSync(join(workspace, '.vscode'), { recursive: true });
+writeFileSync(
+  join(workspace, '.vscode', 'settings.json'),
+  JSON.stringify({ 'ascendMigrate.interpreter': python, 'ascendMigrate.target': 'npu' }, null, 2),
+);
+mkdirSync(join(userData, 'User'), { recursive: true });
+writeFileSync(
+  join(userData, 'User', 'settings.json'),
+  JSON.stringify(
+    {
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'workbench.enableExperiments': false,
+      'security.workspace.trust.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'extensions.ignoreRecommendations': true,
+      'update.mode': 'none',
+      'git.enabled': false,
+      'editor.minimap.enabled': false,
+      'editor.hover.delay': 200,
+      'window.restoreWindows': 'none',
+      'chat.commandCenter.enabled': false,
+    },
+    null,
+    2,
+  ),
+);
+
+function codeServerArguments(extra) {
+  return [entry, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--user-data-dir', userData, '--extensions-dir', extensionsDir, '--config', configFile, ...extra];
+}
+
+async function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHttp(url, timeout) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((wait) => setTimeout(wait, 250));
+  }
+  fail(`${url} did not answer within ${timeout / 1000} s`);
+}
+
+async function waitFor(what, predicate, timeout) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await predicate();
+    if (value) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      fail(`${what} did not happen within ${timeout / 1000} s`);
+    }
+    await new Promise((wait) => setTimeout(wait, 200));
+  }
+}
+
+let page;
+let shot = 0;
+async function screenshot(name) {
+  shot += 1;
+  const file = join(artifacts, `${String(shot).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file }).catch(() => undefined);
+  return file;
+}
+
+async function check(name, body) {
+  const started = Date.now();
+  try {
+    await body();
+    results.push({ name, passed: true });
+    console.log(`PASS ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    results.push({ name, passed: false });
+    const file = await screenshot(`FAILED-${name.replace(/[^a-z0-9]+/gi, '-')}`);
+    console.log(`FAIL ${name}: ${error.message}\n     screenshot: ${file}`);
+  }
+}
+
+async function text(selector) {
+  return page.locator(selector).first().innerText({ timeout: 2_000 }).catch(() => '');
+}
+
+// Monaco renders spaces as non-breaking spaces; compare code with ordinary ones.
+async function editorText() {
+  return (await text('.editor-instance .monaco-editor .view-lines')).replace(/\u00a0/g, ' ');
+}
+
+async function quickOpen(value) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await input.fill(value);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
+async function goTo(line, column) {
+  await quickOpen(`:${line}:${column}`);
+  await page.waitForTimeout(300);
+}
+
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first()
+    .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page.keyboard.press('Enter');
+}
+
+async function problemsText() {
+  return (await text('.markers-panel')).replace(/\u00a0/g, ' ');
+}
+
+const install = spawnSync('node', codeServerArguments(['--install-extension', vsix]), { encoding: 'utf8' });
+writeFileSync(join(artifacts, 'install-extension.log'), `${install.stdout}\n${install.stderr}`);
+if (install.status !== 0 || !/successfully installed/.test(install.stdout + install.stderr)) {
+  console.error(`installing ${vsix} failed:\n${install.stdout}\n${install.stderr}`);
+  console.log('vscode: 0 passed, 1 failed');
+  process.exit(1);
+}
+console.log(`installed ${vsix}`);
+
+const port = await freePort();
+writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+// A process group of its own: code-server leaves file-watcher children behind, and they go with the group.
+const codeServer = spawn('node', codeServerArguments(['--bind-addr', `127.0.0.1:${port}`, workspace]), {
+  detached: true,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let serverLog = '';
+codeServer.stdout.on('data', (chunk) => { serverLog += chunk; });
+codeServer.stderr.on('data', (chunk) => { serverLog += chunk; });
+
+let browser;
+try {
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+
+  await check('the extension starts and the status bar shows "Ascend: NPU"', async () => {
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.statusbar-item', { hasText: 'Ascend: NPU' }).first()
+      .waitFor({ state: 'visible', timeout: SERVER_TIMEOUT });
+  });
+
+  await check('opening train.py shows a squiggle and the Problems entry', async () => {
+    await quickOpen('train.py');
+    await waitFor('train.py in the editor', async () => (await editorText()).includes('class SmallNet'), UI_TIMEOUT);
+    await page.locator('.editor-instance .monaco-editor [class*="squiggly-"]').first()
+      .waitFor({ state: 'attached', timeout: SERVER_TIMEOUT });
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const problems = await waitFor('the NPU101 entry for torch.cuda.synchronize in the Problems panel', async () => {
+      const shown = await problemsText();
+      return shown.includes('NPU101') && shown.includes('torch.cuda.synchronize') ? shown : '';
+    }, SERVER_TIMEOUT);
+    if (!/\[Ln 35, Col 5\]/.test(problems)) {
+      fail(`the Problems panel does not place torch.cuda.synchronize at Ln 35, Col 5:\n${problems}`);
+    }
+    await screenshot('problems-panel');
+  });
+
+  await check('hover on torch.cuda.manual_seed shows its torch.npu mapping', async () => {
+    await goTo(22, 16);
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    const hover = page.locator('.monaco-hover:visible').first();
+    await hover.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await waitFor('the mapping in the hover', async () => (await hover.innerText()).includes('torch.npu.manual_seed'),
+      UI_TIMEOUT);
+    await screenshot('hover');
+    await page.keyboard.press('Escape');
+  });
+
+  await check('Ctrl+. then Enter applies the quick fix, and saving writes it to disk', async () => {
+    await goTo(35, 15);
+    await page.keyboard.press('Control+Period');
+    const menu = page.locator('.action-widget');
+    await menu.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await waitFor('the torch.npu.synchronize fix at the top of the menu', async () => {
+      const first = await text('.action-widget .monaco-list-row.action');
+      return first.includes('torch.npu.synchronize');
+    }, UI_TIMEOUT);
+    await screenshot('quick-fix-menu');
+    await page.keyboard.press('Enter');
+    await waitFor('the fix in the editor', async () => (await editorText()).includes('torch.npu.synchronize()'),
+      UI_TIMEOUT);
+    await page.keyboard.press('Control+S');
+    const onDisk = await waitFor('the fixed file on disk', async () => {
+      const content = readFileSync(join(workspace, 'train.py'), 'utf8');
+      return content.includes('torch.npu.synchronize()') ? content : '';
+    }, UI_TIMEOUT);
+    if (onDisk !== expectedAfterFix) {
+      writeFileSync(join(artifacts, 'train.py.actual'), onDisk);
+      fail(`train.py on disk differs from fixtures/expected/train_after_synchronize_fix.py (see train.py.actual)`);
+    }
+    await screenshot('after-fix');
+  });
+
+  await check('Scan Workspace puts the unopened data/distributed.py in the Problems panel', async () => {
+    if ((await problemsText()).includes('distributed.py')) {
+      fail('distributed.py was in the Problems panel before the scan');
+    }
+    await runCommand('Ascend Migrate: Scan Workspace');
+    await page.keyboard.press('Control+Shift+M');
+    await waitFor('distributed.py and its nccl finding in the Problems panel', async () => {
+      const shown = await problemsText();
+      return shown.includes('distributed.py') && shown.includes('NPU103');
+    }, SERVER_TIMEOUT);
+    await screenshot('scan-workspace');
+  });
+
+  await check('clicking the status bar switches the target to MindSpore', async () => {
+    await page.locator('.statusbar-item', { hasText: 'Ascend: NPU' }).first().click();
+    await page.locator('.statusbar-item', { hasText: 'Ascend: MindSpore' }).first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await waitFor('"mindspore" in .vscode/settings.json', async () =>
+      JSON.parse(readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8'))['ascendMigrate.target'] === 'mindspore',
+    UI_TIMEOUT);
+    // The server re-analyses for the new target: nn.Module → mindspore.nn.Cell (MS201) appears.
+    await waitFor('a MindSpore finding (MS201) in the Problems panel', async () => (await problemsText()).includes('MS201'),
+      SERVER_TIMEOUT);
+    await screenshot('target-mindspore');
+  });
+} catch (error) {
+  results.push({ name: 'set-up', passed: false });
+  console.log(`FAIL set-up: ${error.message}`);
+  if (page) {
+    await screenshot('FAILED-set-up');
+  }
+} finally {
+  await browser?.close().catch(() => undefined);
+  try {
+    process.kill(-codeServer.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  await new Promise((wait) => setTimeout(wait, 1_000));
+  try {
+    process.kill(-codeServer.pid, 'SIGKILL');
+  } catch {
+    // gone after SIGTERM
+  }
+  writeFileSync(join(artifacts, 'code-server.log'), serverLog);
+  if (existsSync(join(userData, 'logs'))) {
+    cpSync(join(userData, 'logs'), join(artifacts, 'vscode-logs'), { recursive: true });
+  }
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const passed = results.filter((result) => result.passed).length;
+const failed = results.length - passed;
+console.log(`artifacts: ${artifacts}`);
+console.log(`vscode: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
