@@ -131,10 +131,6 @@ class ChunkRunner:
         import_names: dict[str, str] = {}
         factory = FindingFactory(analysis.path, settings, SourceLines(analysis.lines), import_names)
         self.context = RuleContext(view=view, factory=factory, route=settings.target)
-        self.context.prefix_entries = sorted(
-            (entry for entries in view.by_name.values() for entry in entries if entry.condition == "prefix"),
-            key=lambda entry: -len(entry.api),
-        )
         self.types = TypeSystem(analysis.classes)
         self.walker = Walker(analysis.bindings, self.types, self.context)
         self._import_names = import_names

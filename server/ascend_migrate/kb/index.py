@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from ascend_migrate.kb import cache
 from ascend_migrate.kb.loader import KnowledgeBaseError, load_table
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.kb.versions import parse_version
@@ -44,6 +45,22 @@ class RouteView:
     patterns: dict[str, list[Entry]] = field(default_factory=dict)  # pattern name → entries
     # Public names of the source frameworks (module → names) that count as "known" for ms-unsupported.
     inventory: frozenset[str] = frozenset()
+    # name entries with `condition: prefix`, by their api (they match every name below it)
+    by_prefix: dict[str, list[Entry]] = field(default_factory=dict)
+    # first segments of every name the view can match: a reference rooted elsewhere is skipped at once
+    roots: frozenset[str] = frozenset()
+
+    def prefix_entries(self, qualified: str) -> list[Entry]:
+        """Entries of the longest `condition: prefix` api that `qualified` lies below."""
+        if not self.by_prefix:
+            return []
+        end = qualified.rfind(".")
+        while end > 0:
+            found = self.by_prefix.get(qualified[:end])
+            if found:
+                return found
+            end = qualified.rfind(".", 0, end)
+        return []
 
     def import_entries(self, module: str) -> list[Entry]:
         """Entries for `module` or its nearest listed parent package (`apex.optimizers` → `apex`)."""
@@ -80,14 +97,21 @@ class KnowledgeBase:
     def from_directory(cls, directory: Path) -> KnowledgeBase:
         if not directory.is_dir():
             raise KnowledgeBaseError(directory, None, "the mappings directory does not exist")
+        paths = sorted(directory.glob("*.yaml"))
+        digest = cache.tables_digest(paths)
+        cached = cache.load(digest)
+        if cached is not None:
+            entries, inventory = cached
+            return cls(entries, inventory, directory)
         entries: list[Entry] = []
         inventory: dict[str, list[str]] = {}
-        for path in sorted(directory.glob("*.yaml")):
+        for path in paths:
             table_entries, table_inventory = load_table(path)
             entries.extend(table_entries)
             for module, names in table_inventory.items():
                 inventory.setdefault(module, []).extend(names)
         _refuse_duplicates(entries, directory)
+        cache.store(digest, (entries, inventory))
         return cls(entries, inventory, directory)
 
     @cached_property
@@ -123,6 +147,8 @@ class KnowledgeBase:
             if not entry.target_versions.contains(target_version):
                 continue
             if entry.match == "name":
+                if entry.condition == "prefix":
+                    view.by_prefix.setdefault(entry.api, []).append(entry)
                 view.by_name.setdefault(entry.api, []).append(entry)
             elif entry.match == "method":
                 view.by_method.setdefault(entry.method_name, []).append(entry)
@@ -134,6 +160,9 @@ class KnowledgeBase:
                 view.definitions.setdefault(entry.method_name, []).append(entry)
             elif entry.match == "pattern":
                 view.patterns.setdefault(entry.condition or entry.api, []).append(entry)
+        view.roots = frozenset(
+            name.split(".", 1)[0] for name in (*view.by_name, *view.inventory)
+        )
         return view
 
     def lookup(self, name: str) -> list[Entry]:

@@ -11,7 +11,6 @@ from typing import Any
 from ascend_migrate.analysis.emit import FindingFactory, Span
 from ascend_migrate.analysis.findings import Finding
 from ascend_migrate.kb.index import RouteView
-from ascend_migrate.kb.schema import Entry
 
 
 @dataclass
@@ -21,8 +20,6 @@ class RuleContext:
     route: str
     findings: list[Finding] = field(default_factory=list)
     _reported: set[tuple[Span, str]] = field(default_factory=set)
-    # name entries that match everything under their api (condition: prefix), longest api first
-    prefix_entries: list[Entry] = field(default_factory=list)
     walker: Any = None  # the walker feeding these rules, for rules that ask about the enclosing scope
 
     def add(self, finding: Finding | None) -> None:

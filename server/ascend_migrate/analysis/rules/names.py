@@ -27,9 +27,13 @@ _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torch
 
 
 def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast.Call | None, root: str | None) -> None:
-    entries = context.view.by_name.get(qualified)
+    view = context.view
+    entries = view.by_name.get(qualified)
     if entries is None:
-        entries = _prefix_entries(context, qualified)
+        dot = qualified.find(".")
+        if (qualified[:dot] if dot > 0 else qualified) not in view.roots:
+            return  # os.path.join, np.zeros: nothing in the knowledge base starts there
+        entries = view.prefix_entries(qualified)
     if not entries:
         if (
             context.route == ROUTE_MINDSPORE
@@ -49,13 +53,6 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
             continue  # the strings rule reports device arguments where the value is a CUDA device
         fix = _fix_for(context, entry, span, call, root)
         context.add(factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else None, fix=fix))
-
-
-def _prefix_entries(context: RuleContext, qualified: str) -> list[Entry]:
-    for entry in context.prefix_entries:
-        if qualified.startswith(entry.api + "."):
-            return [entry]
-    return []
 
 
 def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | None:
