@@ -248,9 +248,19 @@ def add_restriction(book: Book, api: str, restriction: str, tables: VersionTable
     match, receiver = api_shape(api)
     for versions in tables.restriction_range(api, restriction) or [">=2.8,<2.9"]:
         draft = book.entry("npu_unsupported", api=api, match=match, receiver=receiver, category="npu-unsupported",
-                           code="NPU202", severity="warning", source_versions=versions)
+                           code="NPU202", severity=restriction_severity(restriction), source_versions=versions)
         draft.absorb(row, note=f"Supported with restriction (msfmktransplt PyTorch table): {restriction}",
                      source=extra_source)
+
+
+# A restriction note that forbids or requires something ("不支持" not supported, "仅" only, "需"/"必须" must,
+# "高危" high-risk) is a warning; a note that only informs (dtype lists, "may fall back to the CPU", a
+# configuration tip) is info.
+_LIMITING_WORDS = ("不支持", "仅", "只支持", "不可", "禁止", "需", "必须", "要保持", "高危", "not supported", "only")
+
+
+def restriction_severity(restriction: str) -> str:
+    return "warning" if any(word in restriction for word in _LIMITING_WORDS) else "info"
 
 
 def api_shape(api: str) -> tuple[str, str]:
