@@ -112,6 +112,9 @@ class WheelResolver:
         self.version = _wheel_version(wheel)
         self.modules: dict[str, _ModuleNames] = {}
         self.functions: set[str] = set()  # every function name defined anywhere (methods patched onto torch)
+        self.extension_names: set[str] = set()  # torch_npu._C.X chains the Python sources use (C++ names)
+        self.patched_torch_names: set[str] = set()  # "distributed.is_hccl_available": names patched onto torch
+        assigned: dict[str, set[str]] = {}  # `torch_npu.npu_fusion_attention = ...` anywhere: the module gets the name
         with zipfile.ZipFile(wheel) as archive:
             for member in archive.namelist():
                 if not member.endswith(".py"):
@@ -126,8 +129,22 @@ class WheelResolver:
                 names = _ModuleNames.from_tree(tree)
                 self.modules[module] = names
                 self.functions.update(names.functions)
+                self.extension_names.update(_extension_chains(tree))
+                for owner, attribute in _attribute_assignments(tree):
+                    assigned.setdefault(owner, set()).add(attribute)
+                if ".patches." in module or module.endswith(".patches"):
+                    self.patched_torch_names.update(_string_constants(tree))
+        for owner, attributes in assigned.items():
+            if owner in self.modules:
+                self.modules[owner].exported |= attributes
+        exposed = self.modules.get("torch_npu.utils.exposed_api")
+        if "torch_npu" in self.modules and exposed is not None:
+            # torch_npu's __init__ copies its custom operators (npu_fusion_attention, fast_gelu...) from these lists.
+            self.modules["torch_npu"].exported |= exposed.list_strings
 
     def resolve(self, name: str) -> str | None:
+        if name.startswith("torch_npu._C."):
+            return None if name in self.extension_names else f"{name} is not used by any Python source in {self.wheel.name}"
         parts = name.split(".")
         for length in range(len(parts), 0, -1):
             module = ".".join(parts[:length])
@@ -165,6 +182,7 @@ class _ModuleNames:
     functions: set[str] = field(default_factory=set)
     classes: dict[str, set[str]] = field(default_factory=dict)
     star_imports: list[tuple[int, str]] = field(default_factory=list)
+    list_strings: set[str] = field(default_factory=set)  # strings in module-level list assignments
     dynamic: bool = False  # a module-level __getattr__: any name may exist
 
     @classmethod
@@ -185,6 +203,8 @@ class _ModuleNames:
                             names.defined.add(element.id)
                             if element.id == "__all__" and node.value is not None:
                                 names.exported.update(_string_constants(node.value))
+                if isinstance(node.value, (ast.List, ast.Tuple, ast.Set)):
+                    names.list_strings.update(_string_constants(node.value))
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == "__all__":
                 names.exported.update(_string_constants(node.value))
             elif isinstance(node, ast.Import):
@@ -230,7 +250,45 @@ def _class_attributes(node: ast.ClassDef) -> set[str]:
     return attributes
 
 
-def _string_constants(node: ast.expr) -> set[str]:
+def _attribute_assignments(tree: ast.AST) -> set[tuple[str, str]]:
+    """(module, name) for every `torch_npu.module.name = ...`: names a package sets on its modules at import."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute):
+                    owner = _dotted(target.value)
+                    if owner and owner.startswith("torch_npu"):
+                        found.add((owner, target.attr))
+    return found
+
+
+def _dotted(node: ast.AST) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
+
+
+def _extension_chains(tree: ast.AST) -> set[str]:
+    """Every `torch_npu._C.<name>` attribute chain in a module's code."""
+    chains = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            parts = []
+            current = node
+            while isinstance(current, ast.Attribute):
+                parts.append(current.attr)
+                current = current.value
+            if isinstance(current, ast.Name) and current.id == "torch_npu":
+                chain = ".".join(["torch_npu", *reversed(parts)])
+                if chain.startswith("torch_npu._C."):
+                    chains.add(chain)
+    return chains
+
+
+def _string_constants(node: ast.AST) -> set[str]:
     return {element.value for element in ast.walk(node) if isinstance(element, ast.Constant) and isinstance(element.value, str)}
 
 
@@ -293,9 +351,11 @@ class Resolvers:
         """torch_npu adds torch.npu (its npu module) and methods such as Tensor.npu when it is imported."""
         if name == "torch.npu" or name.startswith("torch.npu."):
             return self.npu_wheel.resolve("torch_npu.npu" + name[len("torch.npu"):])
-        owner, _, attribute = name.rpartition(".")
-        if owner in ("torch.Tensor", "torch.nn.Module") and attribute in self.npu_wheel.functions:
+        if name[len("torch."):] in self.npu_wheel.patched_torch_names:
             return None
+        owner, _, attribute = name.rpartition(".")
+        if self.module("torch").resolve(owner) is None and attribute in self.npu_wheel.functions:
+            return None  # a method torch_npu defines and sets on a torch class (Tensor.npu, TypedStorage.is_npu)
         return f"{reason}; not in {self.npu_wheel.wheel.name} either"
 
 
@@ -369,7 +429,7 @@ def _check(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: s
         report.problems.append(Problem(location, entry.api, side, name, "not a qualified Python name"))
         return
     root = name.split(".", 1)[0]
-    package = "torch_npu" if root == "torch" and name.startswith("torch.npu") and resolvers.npu_wheel else root
+    package = "torch_npu" if name == "torch.npu" or name.startswith("torch.npu.") else root
     if not resolvers.has(package):
         report.skipped[f"{side}s in {root} (not installed here)"] += 1
         return
