@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ascend_migrate.workspace import ScanResult
-from report_samples import build_result, find_sarif_validator, validator_environment
+from report_samples import build_result, find_sarif_validator, skip_or_fail, validator_environment
 
 VALIDATOR_CONFIG = Path(__file__).with_name("sarif-validator-config.xml")
 
@@ -25,9 +25,7 @@ def sarif_validator():
 
     binary = find_sarif_validator()
     if binary is None:
-        reason = "the SARIF validator is not installed (set SARIF_MULTITOOL, or run .ci/stages/40-reports.sh)"
-        print(f"skipped: {reason}")
-        pytest.skip(reason)
+        skip_or_fail("the SARIF validator is not installed (set SARIF_MULTITOOL, or run .ci/stages/40-reports.sh)")
 
     def validate(documents: dict[str, dict], directory: Path) -> list[str]:
         paths = []

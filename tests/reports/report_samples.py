@@ -176,6 +176,16 @@ def find_sarif_validator() -> Path | None:
     return None
 
 
+def skip_or_fail(reason: str) -> None:
+    """Skip a test whose real tool is missing, with the reason printed; CI's stage 40 sets the variable to fail instead."""
+    import pytest
+
+    if os.environ.get("ASCEND_MIGRATE_REQUIRE_REPORT_TOOLS") == "1":
+        pytest.fail(reason)
+    print(f"skipped: {reason}")
+    pytest.skip(reason)
+
+
 def validator_environment() -> dict[str, str]:
     # Invariant globalization: the .NET binary then needs no libicu (a fresh Debian machine may not have it).
     return os.environ | {"DOTNET_SYSTEM_GLOBALIZATION_INVARIANT": "1", "DOTNET_CLI_TELEMETRY_OPTOUT": "1"}

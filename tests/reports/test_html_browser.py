@@ -16,7 +16,7 @@ import pytest
 
 from ascend_migrate.reports import ReportOptions, writer
 
-from report_samples import REPOSITORY, build_result, scan_project
+from report_samples import REPOSITORY, build_result, scan_project, skip_or_fail
 
 pytestmark = pytest.mark.slow
 
@@ -43,9 +43,7 @@ def open_in_browser():
         name for name, present in (("node", node), ("playwright-core", modules), ("chromium", chromium.exists())) if not present
     ]
     if missing:
-        reason = f"no real browser here: {', '.join(missing)} missing (run .ci/stages/40-reports.sh)"
-        print(f"skipped: {reason}")
-        pytest.skip(reason)
+        skip_or_fail(f"no real browser here: {', '.join(missing)} missing (run .ci/stages/40-reports.sh)")
     ARTIFACTS.mkdir(exist_ok=True)
 
     def open_report(report: Path, screenshot: str, filter_text: str, category: str) -> dict:
