@@ -169,11 +169,21 @@ def headline(entry: Entry, api: str) -> str:
     else:  # ms-structure
         text = f"`{api}`: program structure changes in MindSpore"
     if note:
-        first_sentence = note.split("\n", 1)[0]
-        if len(first_sentence) > 240:
-            first_sentence = first_sentence[:237] + "..."
-        text = f"{text}: {first_sentence}"
+        text = f"{text}: {first_sentence(note)}"
     return text
+
+
+def first_sentence(note: str, limit: int = 160) -> str:
+    """The note's first sentence, for the one-line message (hover and reports show the whole note)."""
+    sentence = note.split("\n", 1)[0]
+    for separator in (". ", "。", "; "):
+        index = sentence.find(separator)
+        if 0 < index < limit:
+            sentence = sentence[: index + (1 if separator == ". " else len(separator.rstrip()) if separator == "。" else 0)]
+            break
+    if len(sentence) > limit:
+        sentence = sentence[: limit - 1].rstrip() + "…"
+    return sentence.rstrip(";, ")
 
 
 def suggestion(entry: Entry) -> str:

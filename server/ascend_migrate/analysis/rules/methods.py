@@ -44,6 +44,8 @@ def on_attribute(
     factory = context.factory
     span = factory.attribute_name_span(node)
     for entry in matched:
+        if entry.category == "ms-equivalent" and entry.target and entry.target.rsplit(".", 1)[-1] == node.attr:
+            continue  # x.view(...) works unchanged on a mindspore.Tensor: nothing to change, nothing to report
         fix = _method_fix(context, entry, node, call, span)
         context.add(factory.finding(entry, span, confidence, api=entry.api, fix=fix))
 
