@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -154,6 +155,7 @@ class AscendMigrateServer(LanguageServer):
             edit, full = document.take_pending()
             previous = None if full else document.analysis
         settings = self.settings.for_path(path)
+        started = time.perf_counter()
         try:
             analysis = engine.analyze(text, path, settings, previous, edit)
         except Exception:
@@ -171,6 +173,11 @@ class AscendMigrateServer(LanguageServer):
             document.analysis_lines = lines
             self.document_settings[uri] = settings
             is_newest = document.version == version
+        logger.debug(
+            "analysed %s version %s (%s) in %.1f ms: %d findings",
+            uri, version, "whole file" if edit is None or previous is None else f"lines {edit.start + 1}-{edit.new_end + 1}",
+            1000 * (time.perf_counter() - started), len(analysis.findings),
+        )
         for error in analysis.errors:
             logger.debug("%s:%s: %s", path, error.line or "", error.message)
         if is_newest:
@@ -249,7 +256,8 @@ class AscendMigrateServer(LanguageServer):
     def apply_editor_settings(self, raw: Any) -> bool:
         if not self.settings.update_editor(raw):
             return False
-        logs.set_level(self.settings.options.log_level)
+        if self.settings.options.log_level is not None:
+            logs.set_level(self.settings.options.log_level)
         return True
 
 

@@ -39,7 +39,7 @@ class ServerOptions:
     def __init__(self) -> None:
         self.analysis: dict[str, Any] = {}
         self.preference = "filesystemFirst"
-        self.log_level = "info"
+        self.log_level: str | None = None  # None: the level given on the command line
 
 
 def settings_section(options: Any) -> dict[str, Any]:
@@ -86,8 +86,8 @@ class SettingsManager:
         preference = section.get("configurationPreference", self.options.preference) or "filesystemFirst"
         if preference not in PREFERENCES:
             problems.append(f"configurationPreference must be one of {list(PREFERENCES)}, got {preference!r}")
-        log_level = section.get("logLevel", self.options.log_level) or "info"
-        if log_level not in LOG_LEVELS:
+        log_level = section.get("logLevel", self.options.log_level)
+        if log_level is not None and log_level not in LOG_LEVELS:
             problems.append(f"logLevel must be one of {list(LOG_LEVELS)}, got {log_level!r}")
         try:
             editor_settings = apply_overrides(Settings(), analysis, "editor settings")

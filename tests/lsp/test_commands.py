@@ -1,0 +1,141 @@
+"""Commands: the workspace scan (progress, diagnostics for closed files, summary), report export, lookup, target."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+from conftest import CLIENTS, FIXTURES, config, diagnostics_for, encoding_of, open_document, start_session, wait_until
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("workspace")
+    shutil.copy(FIXTURES / "train_cuda.py", root / "train.py")
+    (root / "distributed").mkdir()
+    shutil.copy(FIXTURES / "train_ddp_unicode.py", root / "distributed" / "ddp.py")
+    (root / "clean.py").write_text("import math\n\nprint(math.pi)\n", encoding="utf-8")
+    (root / "venv").mkdir()
+    (root / "venv" / "vendored.py").write_text("import torch\ntorch.cuda.synchronize()\n", encoding="utf-8")
+    (root / "generated").mkdir()
+    (root / "generated" / "kernels.py").write_text("import torch\ntorch.cuda.synchronize()\n", encoding="utf-8")
+    (root / ".gitignore").write_text("generated/\n", encoding="utf-8")
+    (root / "open_in_editor.py").write_text("import torch\ntorch.cuda.synchronize()\n", encoding="utf-8")
+    return root
+
+
+@pytest_lsp.fixture(config=config(), params=CLIENTS, scope="module")
+async def client(lsp_client: LanguageClient, request, workspace: Path):
+    result = await start_session(lsp_client, request.param, root=workspace, options={"target": "npu"})
+    lsp_client.encoding = encoding_of(result)
+    lsp_client.workspace_root = workspace
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def execute(client: LanguageClient, command: str, *arguments):
+    return await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=list(arguments)))
+
+
+async def test_the_scan_reports_progress_publishes_closed_files_and_returns_a_summary(client):
+    root: Path = client.workspace_root
+    open_uri = (root / "open_in_editor.py").as_uri()
+    open_document(client, open_uri, "import torch\nprint(torch.__version__)\n")  # edited: no finding any more
+    assert await diagnostics_for(client, open_uri, 1) == []
+    tokens_before = set(client.progress_reports)
+    summary = await execute(client, "ascend-migrate.scanWorkspace")
+    assert {key: value for key, value in summary.items() if key != "seconds"} == {
+        "files": 4,
+        "findings": 13,
+        "categories": {"npu-affinity": 1, "npu-rename": 11, "npu-unsupported": 1},
+        "errors": 0,
+        "cancelled": False,
+    }
+    (token,) = set(client.progress_reports) - tokens_before
+    reports = client.progress_reports[token]
+    assert reports[0].kind == "begin" and reports[0].cancellable is True
+    assert reports[-1].kind == "end" and reports[-1].message == "4 files, 13 findings"
+    percentages = [report.percentage for report in reports if report.kind == "report"]
+    assert percentages == sorted(percentages) and percentages[-1] == 100
+    assert [report.message for report in reports if report.kind == "report"][-1] == "4/4 files"
+    train = (root / "train.py").as_uri()
+    ddp = (root / "distributed" / "ddp.py").as_uri()
+    assert [d.code for d in client.diagnostics[train]] == ["NPU203", "NPU301", "NPU102", "NPU101", "NPU101", "NPU105", "NPU105", "NPU101"]
+    assert [d.code for d in client.diagnostics[ddp]] == ["NPU103", "NPU102", "NPU105", "NPU101"]
+    # The open document keeps its live diagnostics; excluded and ignored files get none.
+    assert [params.version for params in client.published[open_uri]] == [1]
+    assert (root / "venv" / "vendored.py").as_uri() not in client.published
+    assert (root / "generated" / "kernels.py").as_uri() not in client.published
+
+
+async def test_closing_a_scanned_file_shows_it_as_on_disk_again(client):
+    root: Path = client.workspace_root
+    uri = (root / "clean.py").as_uri()
+    await execute(client, "ascend-migrate.scanWorkspace")
+    open_document(client, uri, "import torch\ntorch.cuda.synchronize()\n")
+    assert len(await diagnostics_for(client, uri, 1)) == 1
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_until(lambda: client.published[uri][-1].version is None, what="diagnostics after close")
+    assert list(client.published[uri][-1].diagnostics) == []
+
+
+async def test_export_report_writes_the_last_scan(client, tmp_path):
+    await execute(client, "ascend-migrate.scanWorkspace")
+    output = tmp_path / "report.json"
+    result = await execute(client, "ascend-migrate.exportReport", {"format": "json", "path": str(output)})
+    assert result == {"format": "json", "path": str(output), "findings": 13}
+    report = json.loads(output.read_text(encoding="utf-8"))
+    # The scan reads files as saved on disk (the open, edited one included).
+    assert sorted({finding["path"] for finding in report["findings"]}) == ["distributed/ddp.py", "open_in_editor.py", "train.py"]
+
+
+async def test_export_report_refuses_an_unknown_format(client, tmp_path):
+    with pytest.raises(JsonRpcException) as error:
+        await execute(client, "ascend-migrate.exportReport", "docx", str(tmp_path / "report.docx"))
+    assert error.value.code == types.ErrorCodes.InvalidParams
+    assert "format must be one of ['csv', 'html', 'json', 'sarif', 'text'], got 'docx'" in error.value.message
+
+
+async def test_lookup_returns_the_entries_under_a_name(client):
+    entries = await execute(client, "ascend-migrate.lookup", "torch.cuda")
+    assert [(entry["api"], entry["route"], entry["category"]) for entry in entries] == [
+        ("torch.cuda.is_available", "npu", "npu-rename"),
+        ("torch.cuda.manual_seed_all", "npu", "npu-rename"),
+        ("torch.cuda.synchronize", "mindspore", "ms-unsupported"),
+        ("torch.cuda.synchronize", "npu", "npu-rename"),
+    ]
+    (linear,) = await execute(client, "ascend-migrate.lookup", {"name": "torch.nn.Linear"})
+    assert linear["target"] == "mindspore.nn.Dense"
+    assert linear["parameters"][0] == {
+        "source": "in_features", "target": "in_channels", "change": "renamed", "source_default": None, "target_default": None, "note": ""
+    }
+
+
+async def test_a_command_with_a_wrong_argument_gets_an_invalid_params_error(client):
+    with pytest.raises(JsonRpcException) as error:
+        await execute(client, "ascend-migrate.lookup", 42)
+    assert error.value.code == types.ErrorCodes.InvalidParams
+    assert "`name` must be a non-empty string, got 42" in error.value.message
+
+
+async def test_set_target_reanalyses_open_documents_for_the_new_route(client):
+    uri = "file:///elsewhere/model.py"
+    open_document(client, uri, "import torch\nlayer = torch.nn.Linear(4, 2)\ntorch.cuda.synchronize()\n")
+    assert [d.code for d in await diagnostics_for(client, uri, 1)] == ["NPU101"]
+    count = len(client.published[uri])
+    assert await execute(client, "ascend-migrate.setTarget", "mindspore") == {"target": "mindspore"}
+    await wait_until(lambda: len(client.published[uri]) > count, what="re-published diagnostics")
+    assert [d.code for d in client.published[uri][-1].diagnostics] == ["MS102", "MS103"]
+    assert await execute(client, "ascend-migrate.setTarget", "npu") == {"target": "npu"}
+    with pytest.raises(JsonRpcException) as error:
+        await execute(client, "ascend-migrate.setTarget", "gpu")
+    assert "target must be one of ['mindspore', 'npu'], got 'gpu'" in error.value.message

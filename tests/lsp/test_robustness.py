@@ -1,0 +1,139 @@
+"""Protocol abuse: bad params, unknown methods, stray and out-of-range changes, old versions, bursts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from concurrent.futures import Future
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+from conftest import CLIENTS, config, diagnostics_for, open_document, start_session, wait_until
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(config=config(), params=CLIENTS, scope="module")
+async def client(lsp_client: LanguageClient, request):
+    await start_session(lsp_client, request.param, options={"target": "npu"})
+    yield
+    await lsp_client.shutdown_session()
+
+
+def change(client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(range=types.Range(start=types.Position(*start), end=types.Position(*end)), text=text)
+            ],
+        )
+    )
+
+
+def summary(diagnostics) -> list[tuple]:
+    return [(d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character) for d in diagnostics]
+
+
+async def request_with_raw_params(client: LanguageClient, method: str, params: dict):
+    """Send a request exactly as given (the client's own serializer would refuse params of the wrong shape)."""
+    message_id = f"raw-{uuid.uuid4()}"
+    future: Future = Future()
+    client.protocol._request_futures[message_id] = future
+    body = json.dumps({"jsonrpc": "2.0", "id": message_id, "method": method, "params": params}).encode("utf-8")
+    client.protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    return await asyncio.wait_for(asyncio.wrap_future(future), timeout=20)
+
+
+async def test_a_request_with_invalid_params_gets_an_invalid_params_error(client):
+    with pytest.raises(JsonRpcException) as error:
+        await request_with_raw_params(client, types.TEXT_DOCUMENT_HOVER, {"textDocument": 5, "position": {"line": "x"}})
+    assert error.value.code == types.ErrorCodes.InvalidParams
+    assert error.value.message.startswith("invalid params for textDocument/hover: ")
+
+
+async def test_an_unknown_method_gets_method_not_found(client):
+    with pytest.raises(JsonRpcException) as error:
+        await request_with_raw_params(client, "ascendMigrate/noSuchThing", {})
+    assert error.value.code == types.ErrorCodes.MethodNotFound
+
+
+async def test_changes_and_closes_for_documents_never_opened_are_ignored(client):
+    uri = "file:///never/opened.py"
+    change(client, uri, 2, (0, 0), (0, 0), "import torch\n")
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 0))
+    )
+    assert hover is None
+    assert uri not in client.published
+    await wait_until(
+        lambda: any(f"didChange for {uri}, which is not open: ignored" in message.message for message in client.log_messages),
+        what="the warning in the client's log",
+    )
+
+
+async def test_a_change_past_the_end_is_clamped_to_the_end_of_the_document(client):
+    uri = "file:///robust/out_of_range.py"
+    open_document(client, uri, "import torch\n")
+    await diagnostics_for(client, uri, 1)
+    change(client, uri, 2, (40, 3), (41, 0), "torch.cuda.synchronize()\n")
+    assert summary(await diagnostics_for(client, uri, 2)) == [("NPU101", 1, 0, 1, 22)]
+    await wait_until(
+        lambda: any("range 40:3-41:0 is outside the document; clamped to it" in message.message for message in client.log_messages),
+        what="the warning in the client's log",
+    )
+
+
+async def test_a_change_with_an_older_version_is_ignored(client):
+    uri = "file:///robust/old_version.py"
+    open_document(client, uri, "import torch\n\n", version=5)
+    await diagnostics_for(client, uri, 5)
+    change(client, uri, 3, (1, 0), (1, 0), "torch.cuda.synchronize()\n")
+    change(client, uri, 6, (1, 0), (1, 0), "x = torch.cuda.is_available()\n")
+    assert summary(await diagnostics_for(client, uri, 6)) == [("NPU101", 1, 4, 1, 27)]
+    assert 3 not in [params.version for params in client.published[uri]]
+
+
+async def test_a_burst_of_200_changes_ends_with_diagnostics_of_the_final_text_and_version(client):
+    uri = "file:///robust/burst.py"
+    lines = ["import torch", "", "def main():", "    x = torch.ones(3)", ""]
+    open_document(client, uri, "\n".join(lines))
+    await diagnostics_for(client, uri, 1)
+    version = 1
+    for index in range(200):
+        version += 1
+        line = 4 + index
+        # Type a CUDA call on a new line, then (every third) remove its `.cuda` part again.
+        change(client, uri, version, (line, 0), (line, 0), f"    y{index} = x.cuda() + {index}\n")
+        if index % 3 == 0:
+            version += 1
+            dot = len(f"    y{index} = x")
+            change(client, uri, version, (line, dot), (line, dot + len(".cuda()")), "")
+    final = await diagnostics_for(client, uri, version)
+    versions = [params.version for params in client.published[uri]]
+    assert versions == sorted(versions) and len(versions) == len(set(versions))
+    expected_lines = [index for index in range(200) if index % 3 != 0]
+    assert [d.range.start.line for d in final] == [4 + index for index in expected_lines]
+    # The same text opened fresh (a full analysis) gives the same diagnostics.
+    text = "\n".join(lines[:4]) + "\n" + "".join(
+        f"    y{index} = x{'' if index % 3 == 0 else '.cuda()'} + {index}\n" for index in range(200)
+    )
+    open_document(client, "file:///robust/burst_fresh.py", text)
+    assert summary(await diagnostics_for(client, "file:///robust/burst_fresh.py", 1)) == summary(final)
+
+
+async def test_hover_and_code_actions_answer_while_documents_are_being_analysed(client):
+    uri = "file:///robust/busy.py"
+    body = "".join(f"def f{index}(x):\n    return x.cuda() + torch.cuda.is_available()\n\n" for index in range(300))
+    open_document(client, uri, "import torch\n\n" + body)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 8))
+    )
+    assert hover is None or hover.contents.value.startswith("**`torch`**")
+    await diagnostics_for(client, uri, 1)
