@@ -8,6 +8,7 @@ code no longer matches give no edits, so running again on the fixed text changes
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.fixes.arguments import as_mapping
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.families import code_edits, is_import_only
-from ascend_migrate.fixes.imports import add_import_edits, remove_import_edits
+from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits
 from ascend_migrate.fixes.suppression import suppressed_lines
 from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
 
@@ -68,6 +69,8 @@ class _Context:
         self.tree = tree
         self.index = LineIndex(source)
         self.suppressed = suppressed_lines(source)
+        self.occupied = _Occupied()
+        self.imports = ModuleImports(tree)
 
 
 def edits_for(fix: Fix, source: str) -> list[TextEdit]:
@@ -169,22 +172,59 @@ def _plan(context: _Context, finding: Finding, fix: Fix, companions: tuple[Findi
         return "unsafe fix: apply it with --unsafe (or one by one in the editor)"
     try:
         edits = code_edits(fix, context.source, context.index)
-        if fix.add_imports:
-            add_import_edits(context.source, context.tree, fix.add_imports, context.index)
     except FixError as error:
         return str(error)
+    for statement in fix.add_imports:
+        problem = context.imports.problem_with(statement)
+        if problem is not None:
+            return problem
     if not edits and not is_import_only(fix):
         return "nothing to change: the code no longer matches this fix"
     for edit in edits:
         suppressed = [line for line in touched_lines(edit) if line in context.suppressed]
         if suppressed:
             return f"line {suppressed[0]} is suppressed with '# ascend-migrate: ignore'"
-    for other in planned:
-        try:
-            sorted_spans(context.source, [*other.edits, *edits], context.index)
-        except OverlappingEditsError:
-            return f"overlaps the fix for {other.finding.code} at line {other.finding.line}; run fix again to apply it"
+    try:
+        spans = sorted_spans(context.source, edits, context.index)
+    except OverlappingEditsError as error:
+        return f"the fix's own edits overlap: {error}"
+    for start, end, edit in spans:
+        other = context.occupied.conflict(start, end, edit.new_text)
+        if other is not None:
+            return f"overlaps the fix for {other.code} at line {other.line}; run fix again to apply it"
+    for start, end, edit in spans:
+        context.occupied.add(start, end, edit.new_text, finding)
     return _Planned(finding, fix, tuple(edits), companions)
+
+
+class _Occupied:
+    """The spans (as offsets) that planned fixes edit, kept sorted, to find overlaps in logarithmic time."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, int]] = []
+        self.values: list[tuple[str, Finding]] = []
+
+    def conflict(self, start: int, end: int, text: str) -> Finding | None:
+        position = bisect.bisect_left(self.keys, (start, end))
+        for neighbour in (position - 1, position):
+            if not 0 <= neighbour < len(self.keys):
+                continue
+            other_start, other_end = self.keys[neighbour]
+            other_text, other = self.values[neighbour]
+            if (other_start, other_end, other_text) == (start, end, text):
+                continue  # the same edit twice: applied once
+            overlaps = other_start < end and start < other_end
+            both_insert_here = other_start == other_end == start == end
+            if overlaps or both_insert_here:
+                return other
+        return None
+
+    def add(self, start: int, end: int, text: str, finding: Finding) -> None:
+        position = bisect.bisect_left(self.keys, (start, end))
+        if position < len(self.keys) and self.keys[position] == (start, end) and self.values[position][0] == text:
+            return
+        self.keys.insert(position, (start, end))
+        self.values.insert(position, (text, finding))
 
 
 def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[SkippedFix]) -> tuple[str, list[TextEdit]]:
@@ -226,7 +266,7 @@ def _with_imports(context: _Context, edits: list[TextEdit], fixes: Sequence[Fix]
     remove = [name for fix in fixes for name in fix.remove_imports]
     result = list(edits)
     if add:
-        result.extend(add_import_edits(context.source, context.tree, add, context.index))
+        result.extend(add_import_edits(context.source, context.tree, add, context.index, context.imports))
     if remove:
         try:
             fixed_tree = ast.parse(apply_edits(context.source, edits))

@@ -44,25 +44,57 @@ def bindings_of(node: ast.Import | ast.ImportFrom) -> tuple[tuple[str, str], ...
 
 
 def import_sites(tree: ast.Module) -> list[ImportSite]:
+    """The imports that bind module-level names: in the module body and its if/try/with blocks."""
     sites: list[ImportSite] = []
-    _collect(tree.body, sites, module_scope=True, top_level=True)
+    _collect(tree.body, sites, top_level=True)
     return sites
 
 
-def _collect(body: list[ast.stmt], sites: list[ImportSite], module_scope: bool, top_level: bool) -> None:
+def _collect(body: list[ast.stmt], sites: list[ImportSite], top_level: bool) -> None:
     for statement in body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            sites.append(ImportSite(statement, bindings_of(statement), module_scope, top_level, len(body) == 1))
+            sites.append(ImportSite(statement, bindings_of(statement), True, top_level, len(body) == 1))
             continue
-        inner_scope = module_scope and not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        for field_name in _BLOCK_FIELDS:
-            block = getattr(statement, field_name, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                _collect(block, sites, inner_scope, False)
-        for handler in getattr(statement, "handlers", ()) or ():
-            _collect(handler.body, sites, inner_scope, False)
-        for case in getattr(statement, "cases", ()) or ():
-            _collect(case.body, sites, inner_scope, False)
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue  # their imports bind local names
+        for block in _blocks(statement):
+            _collect(block, sites, False)
+
+
+def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
+    for field_name in _BLOCK_FIELDS:
+        block = getattr(statement, field_name, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            yield block
+    for handler in getattr(statement, "handlers", ()) or ():
+        yield handler.body
+    for case in getattr(statement, "cases", ()) or ():
+        yield case.body
+
+
+class ModuleImports:
+    """What a module imports at module level, computed once per text and shared by every fix."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.bound: dict[str, str] = {}
+        for site in import_sites(tree):
+            for name, target in site.bindings:
+                self.bound.setdefault(name, target)
+        self._checked: dict[str, str | None] = {}
+
+    def problem_with(self, statement: str) -> str | None:
+        """Why `statement` cannot be added (it would rebind a name), or None."""
+        if statement not in self._checked:
+            try:
+                needed = bindings_of(_parse_import(statement))
+                clashes = [name for name, target in needed if name in self.bound and self.bound[name] != target]
+                self._checked[statement] = (
+                    f"cannot add {statement!r}: {clashes[0]!r} is already imported as {self.bound[clashes[0]]}" if clashes else None
+                )
+            except FixError as error:
+                self._checked[statement] = str(error)
+        return self._checked[statement]
 
 
 def _parse_import(statement: str) -> ast.Import | ast.ImportFrom:
@@ -79,15 +111,12 @@ def _import_order(statement: str) -> tuple[int, str]:
     return (0 if statement.startswith("import ") else 1, statement)
 
 
-def add_import_edits(source: str, tree: ast.Module, statements: Iterable[str], index: LineIndex | None = None) -> list[TextEdit]:
+def add_import_edits(
+    source: str, tree: ast.Module, statements: Iterable[str], index: LineIndex | None = None, imports: ModuleImports | None = None
+) -> list[TextEdit]:
     """Edits that add each statement not yet satisfied by a module-level import, grouped by insertion point."""
     index = index or LineIndex(source)
-    sites = import_sites(tree)
-    bound: dict[str, str] = {}
-    for site in sites:
-        if site.module_scope:
-            for name, target in site.bindings:
-                bound.setdefault(name, target)
+    bound = dict((imports or ModuleImports(tree)).bound)
     by_anchor: dict[tuple[int, int], list[str]] = {}
     for statement in dict.fromkeys(statement.strip() for statement in statements):
         node = _parse_import(statement)
@@ -199,14 +228,8 @@ def _collect_everywhere(body: list[ast.stmt], sites: list[ImportSite]) -> None:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
             sites.append(ImportSite(statement, bindings_of(statement), False, False, len(body) == 1))
             continue
-        for field_name in _BLOCK_FIELDS:
-            block = getattr(statement, field_name, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                _collect_everywhere(block, sites)
-        for handler in getattr(statement, "handlers", ()) or ():
-            _collect_everywhere(handler.body, sites)
-        for case in getattr(statement, "cases", ()) or ():
-            _collect_everywhere(case.body, sites)
+        for block in _blocks(statement):
+            _collect_everywhere(block, sites)
 
 
 def statement_span(index: LineIndex, node: ast.stmt) -> tuple[int, int, int, int]:
