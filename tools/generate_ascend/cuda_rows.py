@@ -249,14 +249,27 @@ def add_restriction(book: Book, api: str, restriction: str, tables: VersionTable
     for versions in tables.restriction_range(api, restriction) or [">=2.8,<2.9"]:
         draft = book.entry("npu_unsupported", api=api, match=match, receiver=receiver, category="npu-unsupported",
                            code="NPU202", severity=restriction_severity(restriction), source_versions=versions)
-        draft.absorb(row, note=f"Supported with restriction (msfmktransplt PyTorch table): {restriction}",
-                     source=extra_source)
+        draft.absorb(row, note=restriction_note(restriction), source=extra_source)
 
 
 # A restriction note that forbids or requires something ("不支持" not supported, "仅" only, "需"/"必须" must,
 # "高危" high-risk) is a warning; a note that only informs (dtype lists, "may fall back to the CPU", a
 # configuration tip) is info.
 _LIMITING_WORDS = ("不支持", "仅", "只支持", "不可", "禁止", "需", "必须", "要保持", "高危", "not supported", "only")
+
+
+_DTYPE_LIST = re.compile(r"^支持[a-z0-9，, ]+$")
+
+
+def restriction_note(restriction: str) -> str:
+    """The restriction first (messages show the first sentence), the dtype list after it; segments as written."""
+    segments = restriction.split("; ")
+    dtypes = [segment for segment in segments if _DTYPE_LIST.match(segment)]
+    others = [segment for segment in segments if segment not in dtypes]
+    if not others:
+        return f"Supported with restriction (msfmktransplt PyTorch table): {restriction}"
+    tail = "; ".join(["msfmktransplt PyTorch table, supported with restriction", *dtypes])
+    return f"{'; '.join(others).rstrip('。')}。({tail})"
 
 
 def restriction_severity(restriction: str) -> str:
