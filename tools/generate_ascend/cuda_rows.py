@@ -24,6 +24,17 @@ GPU2ASCEND_DEVICE_ROWS = {
     "torch.load(map_location=<dev>)": ("torch.load", "name", ""),
     "torch.cuda.device(device)": ("torch.cuda.device", "name", ""),
 }
+# The parameter that takes the device when a row shows it positionally (`torch.Event(cuda)`): torch's own names.
+POSITIONAL_DEVICE_PARAMETER = {
+    "torch.device": "type",
+    "torch.is_autocast_enabled": "device_type",
+    "torch.set_autocast_enabled": "device_type",
+    "torch.get_autocast_dtype": "device_type",
+    "torch.set_autocast_dtype": "device_type",
+    "torch.utils.cpp_extension.include_paths": "device_type",
+    "torch.distributed.device_mesh.init_device_mesh": "device_type",
+    "torch.distributed.device_mesh.DeviceMesh": "device_type",
+}
 CALL_FORM = re.compile(r"^(?P<api>[A-Za-z_][\w.]*)\((?P<arguments>.*)\)$")
 KEYWORD = re.compile(r"^(?P<name>\w+)=")
 
@@ -118,7 +129,7 @@ def _device_entry_for(source: str) -> tuple[str, str, str, str] | None:
     """(api, match, receiver, device parameter) for a `torch.X(device=cuda)` style row, else None."""
     if source in GPU2ASCEND_DEVICE_ROWS:
         api, match, receiver = GPU2ASCEND_DEVICE_ROWS[source]
-        parameter = "map_location" if api == "torch.load" else "device"
+        parameter = "map_location" if api == "torch.load" else POSITIONAL_DEVICE_PARAMETER.get(api, "device")
         return api, match, receiver, parameter
     call = CALL_FORM.match(source)
     if call is None:
@@ -126,7 +137,7 @@ def _device_entry_for(source: str) -> tuple[str, str, str, str] | None:
     api = call.group("api")
     first_argument = call.group("arguments").split(",")[0].strip()
     keyword = KEYWORD.match(first_argument)
-    parameter = keyword.group("name") if keyword else "the first positional argument"
+    parameter = keyword.group("name") if keyword else POSITIONAL_DEVICE_PARAMETER.get(api, "device")
     if api == "torch.load":
         parameter = "map_location"  # torch.load takes its device as map_location; auto-migration's row says device
     if api.startswith("torch.Tensor."):
