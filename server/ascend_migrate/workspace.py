@@ -19,7 +19,7 @@ from pathlib import Path
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.config import Settings
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_FILE_BYTES = 32 * 1024 * 1024  # a larger .py file is generated data, not code to port
 
 
 @dataclass
@@ -173,7 +173,7 @@ def read_source(path: Path) -> str:
     if not stat.S_ISREG(info.st_mode):
         raise ValueError("not a regular file")
     if info.st_size > MAX_FILE_BYTES:
-        raise ValueError(f"file is {info.st_size} bytes; files over {MAX_FILE_BYTES} bytes are skipped")
+        raise ValueError(f"file is {info.st_size} bytes; files over {MAX_FILE_BYTES // (1024 * 1024)} MiB are skipped")
     data = path.read_bytes()
     return decode_source(data)
 

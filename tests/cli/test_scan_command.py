@@ -140,3 +140,24 @@ def test_csv_needs_an_output_directory(cli, project):
 def test_missing_path_is_reported(scan_json, tmp_path):
     _, document = scan_json(str(tmp_path / "nope"))
     assert document["errors"] == [{"path": str(tmp_path / "nope"), "message": "no such file or directory"}]
+
+
+def test_a_50_megabyte_file_is_skipped_with_a_reason(scan_json, tmp_path):
+    with open(tmp_path / "generated.py", "w", encoding="utf-8") as handle:
+        line = "x = [" + "1, " * 100 + "]\n"
+        handle.write(line * (50 * 1024 * 1024 // len(line) + 1))
+    (tmp_path / "train.py").write_text("import torch\ntorch.cuda.synchronize()\n", encoding="utf-8")
+    _, document = scan_json("--target", "npu", str(tmp_path))
+    assert [f["path"].rsplit("/", 1)[-1] for f in document["findings"]] == ["train.py"]
+    (error,) = document["errors"]
+    assert error["path"].endswith("generated.py") and "MiB are skipped" in error["message"]
+
+
+def test_per_path_ignores(scan_json, project):
+    (project / "pyproject.toml").write_text(
+        '[tool.ascend-migrate]\ntarget = "npu"\n[tool.ascend-migrate.per-path-ignores]\n"train.py" = ["NPU101"]\n',
+        encoding="utf-8",
+    )
+    _, document = scan_json(str(project))
+    codes = {f["code"] for f in document["findings"]}
+    assert "NPU101" not in codes and "NPU103" in codes
