@@ -188,6 +188,20 @@ async function problemsText() {
   return (await text('.markers-panel')).replace(/\u00a0/g, ' ');
 }
 
+// The Problems panel is a virtual list that renders only the rows in view: filter it, as a person would.
+async function filterProblems(value) {
+  const filter = page.locator('.markers-panel-action-filter input, .viewpane-filter input').first();
+  await filter.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await filter.click();
+  await page.keyboard.press('Control+A');
+  if (value) {
+    await page.keyboard.type(value);
+  } else {
+    await page.keyboard.press('Backspace');
+  }
+  await page.waitForTimeout(500);
+}
+
 const install = spawnSync('node', codeServerArguments(['--install-extension', vsix]), { encoding: 'utf8' });
 writeFileSync(join(artifacts, 'install-extension.log'), `${install.stdout}\n${install.stderr}`);
 if (install.status !== 0 || !/successfully installed/.test(install.stdout + install.stderr)) {
@@ -233,14 +247,19 @@ try {
       .waitFor({ state: 'attached', timeout: SERVER_TIMEOUT });
     await page.keyboard.press('Control+Shift+M');
     await page.locator('.markers-panel').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    const problems = await waitFor('the NPU101 entry for torch.cuda.synchronize in the Problems panel', async () => {
+    await waitFor('diagnostics from ascend-migrate in the Problems panel',
+      async () => (await problemsText()).includes('ascend-migrate'), SERVER_TIMEOUT);
+    await screenshot('problems-panel');
+    await filterProblems('torch.cuda.synchronize');
+    const problems = await waitFor('the NPU101 entry for torch.cuda.synchronize', async () => {
       const shown = await problemsText();
       return shown.includes('NPU101') && shown.includes('torch.cuda.synchronize') ? shown : '';
-    }, SERVER_TIMEOUT);
-    if (!/\[Ln 35, Col 5\]/.test(problems)) {
-      fail(`the Problems panel does not place torch.cuda.synchronize at Ln 35, Col 5:\n${problems}`);
+    }, UI_TIMEOUT);
+    if (!problems.includes('[Ln 35, Col 9]')) {
+      fail(`the Problems panel does not place torch.cuda.synchronize at Ln 35, Col 9:\n${problems}`);
     }
-    await screenshot('problems-panel');
+    await screenshot('problems-filtered');
+    await filterProblems('');
   });
 
   await check('hover on torch.cuda.manual_seed shows its torch.npu mapping', async () => {
@@ -249,8 +268,11 @@ try {
     await page.keyboard.press('Control+I');
     const hover = page.locator('.monaco-hover:visible').first();
     await hover.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await waitFor('the mapping in the hover', async () => (await hover.innerText()).includes('torch.npu.manual_seed'),
-      UI_TIMEOUT);
+    // The server's hover (not only the diagnostic's message): the mapping line and its facts line.
+    await waitFor('the server\'s mapping hover', async () => {
+      const shown = (await hover.innerText()).replace(/\u00a0/g, ' ');
+      return shown.includes('torch.cuda.manual_seed → torch.npu.manual_seed') && shown.includes('NPU101 · npu-rename');
+    }, UI_TIMEOUT);
     await screenshot('hover');
     await page.keyboard.press('Escape');
   });
@@ -286,11 +308,13 @@ try {
     }
     await runCommand('Ascend Migrate: Scan Workspace');
     await page.keyboard.press('Control+Shift+M');
-    await waitFor('distributed.py and its nccl finding in the Problems panel', async () => {
+    await filterProblems('hccl');
+    await waitFor('distributed.py and its nccl → hccl finding (Ln 11, Col 30) in the Problems panel', async () => {
       const shown = await problemsText();
-      return shown.includes('distributed.py') && shown.includes('NPU103');
+      return shown.includes('distributed.py') && shown.includes('NPU103') && shown.includes('[Ln 11, Col 30]');
     }, SERVER_TIMEOUT);
     await screenshot('scan-workspace');
+    await filterProblems('');
   });
 
   await check('clicking the status bar switches the target to MindSpore', async () => {
