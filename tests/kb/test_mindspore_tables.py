@@ -138,8 +138,13 @@ def test_doc_quirks_are_corrected(knowledge_base) -> None:
     (log_softmax,) = names(knowledge_base, "torch.nn.LogSoftmax", "2.10")
     assert log_softmax.target == "mindspore.mint.nn.LogSoftmax"
     assert names(knowledge_base, "torch.nn.LogSoftMax", "2.10") == []
-    (flatten,) = names(knowledge_base, "torch.nn.Flatten", "2.10")
-    assert (flatten.category, flatten.fix, flatten.target) == ("ms-differs", "unsafe", "mindspore.mint.flatten")
+    (flatten_2_6,) = names(knowledge_base, "torch.nn.Flatten", "2.6")
+    assert (flatten_2_6.category, flatten_2_6.fix, flatten_2_6.target) == ("ms-differs", "unsafe", "mindspore.mint.flatten")
+    (flatten_2_10,) = names(knowledge_base, "torch.nn.Flatten", "2.10")
+    assert (flatten_2_10.category, flatten_2_10.fix, flatten_2_10.target) == ("ms-equivalent", "safe", "mindspore.mint.nn.Flatten")
+    (squeeze,) = [e for e in knowledge_base.view("mindspore", "2.8", "2.10").by_method["squeeze"] if e.receiver == "tensor"]
+    assert [(p.source, p.target, p.change) for p in squeeze.parameters] == [("dim", "axis", "renamed")]
+    assert (squeeze.category, squeeze.fix) == ("ms-differs", "safe")
     (adamax,) = names(knowledge_base, "torch.optim.Adamax", "2.4")
     assert adamax.target == "mindspore.experimental.optim.Adamax"
     assert "under the name torch.optim.AdaMax to mindspore.nn.AdaMax" in adamax.note

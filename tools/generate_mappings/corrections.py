@@ -7,6 +7,8 @@ mindspore 2.10.0 (the reference's resolution table), and by the reference README
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 # The doc spells these torch names wrongly; the real name (which torch 2.13.0 has) replaces it.
 SOURCE_SPELLING = {
     "torch.nn.LogSoftMax": "torch.nn.LogSoftmax",
@@ -21,7 +23,8 @@ SOURCE_SPELLING = {
 FALSE_DIFFERENCES = {
     ("torch.nansum", "master"): (
         "correction: the doc says the default of `end` differs, but nansum has no `end` parameter; with that "
-        "claim dropped the doc states no difference (r2.4.10 calls nansum consistent)"
+        "claim dropped the doc states no difference (r2.4.10 calls nansum consistent; mindspore 2.10.0 documents "
+        "mint.nansum(input, dim=None, keepdim=False, *, dtype=None), torch's signature)"
     ),
 }
 
@@ -42,6 +45,47 @@ NOT_A_RENAME = {
         "function mindspore.mint.flatten; call the function on the input inside construct with start_dim=1 "
         "rather than renaming the constructor"
     ),
+}
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A better target found in the installed mindspore 2.10.0. Where it first appeared is not recorded, so
+    it applies from 2.10 on and the doc's entry keeps the releases before."""
+
+    target: str
+    since: str
+    note: str
+    verified: str
+
+
+CHECKED_REPLACEMENTS = {
+    ("torch.nn.Flatten", "master"): Replacement(
+        target="mindspore.mint.nn.Flatten",
+        since="2.10",
+        note="correction: the doc maps the class to the function mindspore.mint.flatten; mindspore 2.10.0 has the "
+             "class mindspore.mint.nn.Flatten(start_dim=1, end_dim=-1), torch.nn.Flatten's signature",
+        verified="signature read in mindspore 2.10.0: mindspore.mint.nn.Flatten.__init__(self, start_dim=1, end_dim=-1)",
+    ),
+}
+
+# (api, branch) → (keyword renames, how they were found): "consistent" rows whose MindSpore 2.10.0 method
+# refuses torch's keyword (a call was run on the CPU); positional calls work, so the rename stays safe.
+CHECKED_KEYWORD_RENAMES = {
+    ("torch.Tensor.squeeze", "r2.4.10"): (
+        (("dim", "axis"),),
+        "run in mindspore 2.10.0 on the CPU: x.squeeze(dim=1) raises TypeError, x.squeeze(axis=1) and x.squeeze(1) work",
+    ),
+    ("torch.Tensor.diagonal", "r2.4.10"): (
+        (("dim1", "axis1"), ("dim2", "axis2")),
+        "run in mindspore 2.10.0 on the CPU: x.diagonal(dim1=0, dim2=2) raises TypeError, "
+        "x.diagonal(offset=0, axis1=0, axis2=2) works",
+    ),
+}
+
+VERIFIED = {
+    ("torch.nansum", "master"): "signature read in mindspore 2.10.0: mindspore.mint.nansum(input, dim=None, "
+                                "keepdim=False, *, dtype=None), as torch.nansum in torch 2.13.0",
 }
 
 

@@ -67,10 +67,29 @@ def build(
             target_range = MINT_RANGE
         else:
             target_range = LEGACY_RANGE if api in in_master else "*"
-        outcome.entries.append(
-            _entry(api, primary, alternatives, target_range, parameters, target_resolution, source_resolution, outcome)
-        )
+        entry = _entry(api, primary, alternatives, target_range, parameters, target_resolution, source_resolution, outcome)
+        outcome.entries.append(entry)
+        replacement = corrections.CHECKED_REPLACEMENTS.get((api, branch))
+        if replacement is not None:
+            outcome.entries.append(_replacement_entry(entry, replacement))
+            outcome.corrections.append(f"{api}: {replacement.target} from MindSpore {replacement.since} ({branch})")
     return outcome
+
+
+def _replacement_entry(entry: dict, replacement: corrections.Replacement) -> dict:
+    """The checked target from `since` on; the doc's entry is narrowed to the releases before."""
+    entry["target_versions"] = f"{entry['target_versions']},<{replacement.since}"
+    checked = {key: value for key, value in entry.items() if key in ("api", "match", "receiver")}
+    checked.update({
+        "category": "ms-equivalent",
+        "target": replacement.target,
+        "target_versions": f">={replacement.since}",
+        "fix": "safe",
+        "note": replacement.note + ".",
+        "docs": entry["docs"],
+        "verified": replacement.verified,
+    })
+    return checked
 
 
 def _choose(rows: list[MappingRow]) -> tuple[MappingRow, list[MappingRow]]:
@@ -98,7 +117,12 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
     if false_difference:
         notes.append(false_difference)
         outcome.corrections.append(f"{api}: the doc's only difference is false → ms-equivalent ({row.branch})")
+    keyword_renames = corrections.CHECKED_KEYWORD_RENAMES.get((api, row.branch))
     consistent = (row.category == "consistent" or false_difference is not None) and not not_a_rename
+    if keyword_renames:
+        consistent = False
+        notes.append("correction: the doc calls this consistent, but MindSpore's method has other keyword names")
+        outcome.corrections.append(f"{api}: keyword renames found by running mindspore 2.10.0 ({row.branch})")
     entry["category"] = "ms-equivalent" if consistent else "ms-differs"
     if consistent and entry.get("receiver") == "tensor":
         entry["code"] = "MS105"
@@ -109,7 +133,10 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
         outcome.corrections.append(f"{api} → {row.mindspore_api}: target_versions {target_range} ({row.branch})")
     entry["target_versions"] = target_range
     parameter_list: list[dict] = []
-    if not consistent:
+    if keyword_renames:
+        parameter_list = [{"source": source, "target": target, "change": "renamed"} for source, target in keyword_renames[0]]
+        entry["fix"] = "safe"
+    elif not consistent:
         found, shared_with = parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
         parameter_list = parameter_entries(found, api)
         safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
@@ -135,7 +162,8 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
     entry["docs"] = list(dict.fromkeys(link for link in docs if link))
     if row.branch != MASTER:
         entry["provenance"] = BRANCHES[row.branch].provenance(LEGACY_CSV, PYTORCH_TABLE_PATH)
-    entry["verified"] = _verified(api, row, target_resolution, source_resolution)
+    entry["verified"] = (keyword_renames[1] if keyword_renames else corrections.VERIFIED.get((api, row.branch))) or _verified(
+        api, row, target_resolution, source_resolution)
     return entry
 
 
