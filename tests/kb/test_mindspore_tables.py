@@ -114,9 +114,10 @@ def test_every_torch_api_of_both_doc_tables_is_covered(knowledge_base) -> None:
 def test_master_rows_target_mint_from_2_5_and_legacy_rows_before(knowledge_base) -> None:
     entries = table(knowledge_base, "pytorch_mindspore")
     ranges = {entry.target_versions.text for entry in entries}
-    assert ranges == {">=2.5", "<2.5", "*"}
+    # >=2.5,<2.10 and >=2.10: torch.nn.Flatten's doc target and the one checked in mindspore 2.10.0.
+    assert ranges == {">=2.5", "<2.5", "*", ">=2.5,<2.10", ">=2.10"}
     for entry in entries:
-        if entry.target_versions.text == ">=2.5":
+        if entry.target_versions.text.startswith(">="):
             assert entry.provenance.startswith("pytorch_api_mapping.csv"), entry.api
         else:
             assert entry.provenance.startswith("pytorch_api_mapping_r2.4.10.csv"), entry.api
