@@ -11,14 +11,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tools.generate_mappings import corrections
-from tools.generate_mappings.docs import page_url
+from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
 from tools.generate_mappings.sources import BRANCHES, PYTORCH_TABLE_PATH, MappingRow
 
 MASTER, LEGACY = "master", "r2.4.10"
 MINT_RANGE, LEGACY_RANGE = ">=2.5", "<2.5"
 METHOD_RECEIVERS = {"torch.Tensor.": "tensor", "torch.nn.Module.": "module"}
-NOTE_LIMIT = 400
 MASTER_CSV = "pytorch_api_mapping.csv + pytorch_param_diffs.csv"
 LEGACY_CSV = "pytorch_api_mapping_r2.4.10.csv + pytorch_param_diffs.csv"
 
@@ -146,19 +145,19 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
             notes.append(not_a_rename)
             outcome.corrections.append(f"{api}: consistent → ms-differs, unsafe ({row.branch})")
         else:
-            notes.append(_difference_text(row))
+            notes.append(difference_text(row))
         if shared_with and parameter_list:
             notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
     else:
         entry["fix"] = "safe"
     for alternative in alternatives:
         spelled = "" if alternative.source_api == api else f" under the name {alternative.source_api}"
-        notes.append(f"The same doc also maps it{spelled} to {alternative.mindspore_api} ({_difference_text(alternative)}).")
+        notes.append(f"The same doc also maps it{spelled} to {alternative.mindspore_api} ({difference_text(alternative)}).")
     if parameter_list:
         entry["parameters"] = parameter_list
     if notes:
-        entry["note"] = _shorten(" ".join(_sentence(note) for note in notes))
-    docs = [_doc_link(row)] + [_doc_link(alternative) for alternative in alternatives]
+        entry["note"] = join_notes(notes)
+    docs = [doc_link(row, PYTORCH_TABLE_PATH)] + [doc_link(alternative, PYTORCH_TABLE_PATH) for alternative in alternatives]
     entry["docs"] = list(dict.fromkeys(link for link in docs if link))
     if row.branch != MASTER:
         entry["provenance"] = BRANCHES[row.branch].provenance(LEGACY_CSV, PYTORCH_TABLE_PATH)
@@ -167,26 +166,7 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
     return entry
 
 
-def _difference_text(row: MappingRow) -> str:
-    if row.category == "consistent":
-        return "consistent"
-    if row.category == "different_see_page":
-        return "see the diff page"
-    if row.diff_summary:
-        return row.diff_summary
-    if row.doc_note and row.doc_note != "(diff page)":
-        return row.doc_note
-    return "see the diff page"
 
-
-def _doc_link(row: MappingRow) -> str | None:
-    if row.diff_page:
-        return page_url(row.diff_page, row.branch)
-    return page_url(PYTORCH_TABLE_PATH, row.branch)
-
-
-def _shorten(text: str) -> str:
-    return text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1].rstrip() + "…"
 
 
 def _verified(api: str, row: MappingRow, target_resolution: dict[str, bool], source_resolution: dict[str, str]) -> str:
@@ -199,9 +179,3 @@ def _verified(api: str, row: MappingRow, target_resolution: dict[str, bool], sou
     if source:
         parts.append(f"source {source}")
     return "name check: " + "; ".join(parts) if parts else ""
-
-
-def _sentence(text: str) -> str:
-    """Note parts joined into one note: each ends with a full stop."""
-    text = text.strip()
-    return text if text.endswith((".", "…", "?", "!")) else text + "."

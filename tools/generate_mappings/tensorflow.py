@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tools.generate_mappings.docs import page_url
+from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
 from tools.generate_mappings.sources import BRANCHES, TENSORFLOW_TABLE_PATH, MappingRow
 
@@ -20,7 +20,6 @@ TF1 = "TensorFlow 1.15"
 TF1_ONLY = {"tf.arg_max", "tf.arg_min", "tf.metrics.mean_iou"}
 # Instance methods: matched as methods on a receiver the engine knows the type of (see mappings/README.md).
 METHOD_RECEIVERS = {"tf.data.Dataset.": "dataset", "tf.keras.Model.": "model"}
-NOTE_LIMIT = 400
 CSV_NAMES = "tensorflow_api_mapping.csv + tensorflow_param_diffs.csv"
 
 
@@ -77,7 +76,7 @@ def _entry(api, source_range, group, parameters, target_resolution) -> dict:
         safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
                 and is_pure_rename(parameter_list))
         entry["fix"] = "safe" if safe else "unsafe"
-        notes.append(_difference_text(row))
+        notes.append(difference_text(row))
         if shared_with and parameter_list:
             notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
     if row.source_doc_version != "TensorFlow 2.6":
@@ -89,33 +88,10 @@ def _entry(api, source_range, group, parameters, target_resolution) -> dict:
     if parameter_list:
         entry["parameters"] = parameter_list
     if notes:
-        text = " ".join(_sentence(note) for note in notes)
-        entry["note"] = text if len(text) <= NOTE_LIMIT else text[: NOTE_LIMIT - 1].rstrip() + "…"
-    links = [_doc_link(item) for item in group]
+        entry["note"] = join_notes(notes)
+    links = [doc_link(item, TENSORFLOW_TABLE_PATH) for item in group]
     entry["docs"] = list(dict.fromkeys(link for link in links if link))
     resolves = [target_resolution.get(item.mindspore_api) for item in group]
     if all(value is True for value in resolves):
         entry["verified"] = "name check: target resolves in mindspore 2.10.0; source not checked (no TensorFlow 1.15/2.6 for Python 3.11)"
     return entry
-
-
-def _difference_text(row: MappingRow) -> str:
-    if row.category in ("unspecified", "different_see_page"):
-        return "see the diff page" if row.diff_page else "the doc gives no description; see the mapping table"
-    if row.diff_summary:
-        return row.diff_summary
-    if row.doc_note and row.doc_note != "(diff page)":
-        return row.doc_note
-    return "see the diff page"
-
-
-def _doc_link(row: MappingRow) -> str | None:
-    if row.diff_page:
-        return page_url(row.diff_page, row.branch)
-    return page_url(TENSORFLOW_TABLE_PATH, row.branch)
-
-
-def _sentence(text: str) -> str:
-    """Note parts joined into one note: each ends with a full stop."""
-    text = text.strip()
-    return text if text.endswith((".", "…", "?", "!")) else text + "."
