@@ -294,7 +294,7 @@ def _register_lifecycle(server: AscendMigrateServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AscendMigrateServer, params: types.InitializedParams) -> None:
-        threading.Thread(target=_warm_knowledge_base, args=(ls,), name="ascend-migrate-kb", daemon=True).start()
+        threading.Thread(target=_warm_up, args=(ls,), name="ascend-migrate-kb", daemon=True).start()
         try:
             await ls.pull_configuration()
         finally:
@@ -307,13 +307,16 @@ def _register_lifecycle(server: AscendMigrateServer) -> None:
         ls.worker.stop()
 
 
-def _warm_knowledge_base(server: AscendMigrateServer) -> None:
-    """Load the knowledge base after `initialize` has been answered, so the first analysis does not pay for it."""
+def _warm_up(server: AscendMigrateServer) -> None:
+    """Load the knowledge base, the engine and the fixes after `initialize` has been answered, so that
+    neither the first analysis nor the first quick fix pays for it."""
     from ascend_migrate.kb.index import KnowledgeBase
     from ascend_migrate.kb.loader import KnowledgeBaseError
 
     try:
         KnowledgeBase.load()
+        import ascend_migrate.analysis.incremental  # noqa: F401
+        import ascend_migrate.fixes  # noqa: F401  (libcst)
     except KnowledgeBaseError as error:
         server.show_problem(f"The ascend-migrate knowledge base is broken: {error}")
     except Exception:
