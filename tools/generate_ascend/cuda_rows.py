@@ -293,8 +293,10 @@ def api_shape(api: str) -> tuple[str, str]:
         return "method", "tensor"
     if api.startswith("torch.nn.Module."):
         return "method", "module"
-    if re.match(r"^torch\.optim\.[A-Z]\w*\.step$", api):
+    if re.match(r"^torch\.(optim|distributed\.optim)\.[A-Z]\w*\.\w+$", api):
         return "method", "optimizer"
+    if re.match(r"^torch\.(nn|distributed\.fsdp)\.[A-Z]\w*\.\w+$", api):
+        return "method", "module"  # a method of an nn.Module subclass, matched on receivers of that type
     return "name", ""
 
 
