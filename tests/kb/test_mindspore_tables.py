@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ascend_migrate.kb.index import KnowledgeBase
 from ascend_migrate.kb.schema import Entry
@@ -195,3 +196,29 @@ def test_the_inventory_holds_public_names_only(knowledge_base) -> None:
     for module, listed in inventory.items():
         assert not [name for name in listed if name.startswith("_")], module
         assert "functional" not in listed and "nn" not in listed, module  # submodules are not names
+
+
+def test_side_by_side_runs_are_folded_into_the_entries_they_checked(knowledge_base) -> None:
+    """What `kb verify --numeric` recorded shows in the generated entries: agreement in `verified`, any
+    difference or failure as ms-differs with what differs."""
+    record = yaml.safe_load((MAPPINGS / "verification" / "numeric.yaml").read_text(encoding="utf-8"))
+    view = knowledge_base.view("mindspore", "2.8", record["versions"]["mindspore"])
+    mine = {}
+    for entries in list(view.by_name.values()) + list(view.by_method.values()):
+        for entry in entries:
+            if entry.table == "pytorch_mindspore":
+                mine[(entry.api, entry.target)] = entry
+    outcomes = {"agree": 0, "differ": 0, "error": 0}
+    for result in record["results"]:
+        entry = mine.get((result["api"], result["target"]))
+        if entry is None or result["outcome"] not in outcomes:
+            continue
+        outcomes[result["outcome"]] += 1
+        if result["outcome"] == "agree":
+            assert entry.verified.startswith("numeric: agrees"), entry.api
+        else:
+            assert (entry.category, entry.fix) == ("ms-differs", "unsafe"), entry.api
+            assert result["detail"] in " ".join(entry.note.split()), entry.api
+    assert outcomes["agree"] > 300 and outcomes["differ"] + outcomes["error"] > 0
+    (squeeze,) = names(knowledge_base, "torch.squeeze", "2.10")
+    assert squeeze.note.startswith("Fails when run side by side on the CPU (torch 2.13.0+cpu, mindspore 2.10.0)")

@@ -23,8 +23,21 @@ def _represent_string(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
 _Dumper.add_representer(str, _represent_string)
 
 
+# The order keys are written in, so every entry reads the same way whatever step set them.
+KEY_ORDER = ("api", "match", "receiver", "condition", "category", "code", "target", "source_versions",
+             "target_versions", "fix", "parameters", "note", "suggestion", "docs", "provenance", "verified", "curated")
+
+
+def _ordered(entry: dict) -> dict:
+    unknown = set(entry) - set(KEY_ORDER)
+    if unknown:
+        raise ValueError(f"entry for {entry.get('api')!r} has keys the schema does not know: {sorted(unknown)}")
+    return {key: entry[key] for key in KEY_ORDER if key in entry}
+
+
 def dump_table(path: Path, table: str, description: str, provenance: str, entries: list[dict]) -> None:
-    document = {"table": table, "description": description, "provenance": provenance, "entries": entries}
+    document = {"table": table, "description": description, "provenance": provenance,
+                "entries": [_ordered(entry) for entry in entries]}
     text = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120,
                      default_flow_style=False)
     temporary = path.with_name(path.name + ".tmp")

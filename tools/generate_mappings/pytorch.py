@@ -11,6 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tools.generate_mappings import corrections
+from tools.generate_mappings.numeric import NumericRecord
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
 from tools.generate_mappings.sources import BRANCHES, PYTORCH_TABLE_PATH, MappingRow
@@ -43,6 +44,7 @@ def build(
     target_resolution: dict[str, bool],
     source_resolution: dict[str, str],
     hand_written: dict[tuple[str, str], str],
+    numeric: NumericRecord | None = None,
 ) -> Outcome:
     outcome = Outcome()
     groups: dict[tuple[str, str], list[MappingRow]] = defaultdict(list)
@@ -68,9 +70,13 @@ def build(
             target_range = LEGACY_RANGE if api in in_master else "*"
         entry = _entry(api, primary, alternatives, target_range, parameters, target_resolution, source_resolution, outcome)
         outcome.entries.append(entry)
+        if numeric is not None and numeric.apply(entry):
+            outcome.corrections.append(f"{api}: {entry['target']} disagrees when run → ms-differs ({branch})")
         replacement = corrections.CHECKED_REPLACEMENTS.get((api, branch))
         if replacement is not None:
             outcome.entries.append(_replacement_entry(entry, replacement))
+            if numeric is not None:
+                numeric.apply(outcome.entries[-1])
             outcome.corrections.append(f"{api}: {replacement.target} from MindSpore {replacement.since} ({branch})")
     return outcome
 
