@@ -30,8 +30,9 @@ def wheel(tmp_path_factory) -> Path:
 def test_wheel_contains_the_package_and_the_mappings(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "ascend_migrate/cli.py" in names
-    yaml_files = {name.rsplit("/", 1)[-1] for name in names if name.startswith("ascend_migrate/mappings/") and name.endswith(".yaml")}
-    source_files = {path.name for path in (REPOSITORY / "mappings").glob("*.yaml")}
+    prefix = "ascend_migrate/mappings/"
+    yaml_files = {name[len(prefix):] for name in names if name.startswith(prefix) and name.endswith(".yaml")}
+    source_files = {path.relative_to(REPOSITORY / "mappings").as_posix() for path in (REPOSITORY / "mappings").rglob("*.yaml")}
     assert yaml_files == source_files and yaml_files
     assert not any(name.startswith(("tests/", "server/")) for name in names)
 

@@ -38,6 +38,7 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         if (
             context.route == ROUTE_MINDSPORE
             and qualified in context.view.inventory
+            and not qualified.rsplit(".", 1)[-1].startswith("_")  # __dict__, _private: not an API
             and qualified.split(".", 1)[0] in _SOURCE_FRAMEWORKS
         ):
             span = context.factory.span(node)
