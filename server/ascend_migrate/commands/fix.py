@@ -114,9 +114,8 @@ class _Skip(Exception):
 
 
 def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) -> _Outcome:
-    import ast
-
     from ascend_migrate.fixes import fix_all
+    from ascend_migrate.fixes.syntax import parse
     from ascend_migrate.workspace import read_source
 
     try:
@@ -125,7 +124,7 @@ def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) ->
         message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise _Skip(f"cannot read: {message}") from None
     try:
-        ast.parse(original)
+        parse(original)
     except SyntaxError as error:
         raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
     outcome = _Outcome(display, original, original)

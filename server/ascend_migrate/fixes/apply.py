@@ -18,6 +18,7 @@ from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.families import code_edits, is_import_only
 from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits
 from ascend_migrate.fixes.suppression import suppressed_lines
+from ascend_migrate.fixes.syntax import parse
 from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
 
 
@@ -79,7 +80,7 @@ def edits_for(fix: Fix, source: str) -> list[TextEdit]:
     Raises FixError when the fix's data does not fit the text (the source must parse).
     """
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except SyntaxError as error:
         raise FixError(f"the file does not parse (line {error.lineno}): {error.msg}") from None
     context = _Context(source, tree)
@@ -94,7 +95,7 @@ def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> F
     fixable = [finding for finding in findings if finding.fix is not None]
     fixable.sort(key=lambda finding: (finding.line, finding.column, finding.code))
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except SyntaxError as error:
         reason = f"the file does not parse (line {error.lineno}): {error.msg}"
         return FixResult(source, skipped=tuple(SkippedFix(finding, reason) for finding in fixable))
@@ -253,7 +254,7 @@ def _assemble(context: _Context, planned: Sequence[_Planned]) -> tuple[str, list
     try:
         all_edits = _with_imports(context, edits, fixes)
         text = apply_edits(context.source, all_edits)
-        ast.parse(text)
+        parse(text)
     except (SyntaxError, FixError, OverlappingEditsError):
         return None
     return text, all_edits
@@ -269,7 +270,7 @@ def _with_imports(context: _Context, edits: list[TextEdit], fixes: Sequence[Fix]
         result.extend(add_import_edits(context.source, context.tree, add, context.index, context.imports))
     if remove:
         try:
-            fixed_tree = ast.parse(apply_edits(context.source, edits))
+            fixed_tree = parse(apply_edits(context.source, edits))
         except SyntaxError:
             return result  # the caller's parse check reports this
         for removal in remove_import_edits(context.source, context.tree, remove, fixed_tree, context.suppressed, context.index):
