@@ -45,7 +45,7 @@ def test_the_whole_mappings_directory_loads_with_the_npu_tables(knowledge_base):
 
 def test_entry_counts_per_table_are_pinned(entries):
     assert {table: len(found) for table, found in entries.items()} == {
-        "cuda_npu": 148, "npu_affinity": 69, "npu_unsupported": 622, "npu_dynamic_shape": 43, "third_party": 36,
+        "cuda_npu": 148, "npu_affinity": 69, "npu_unsupported": 665, "npu_dynamic_shape": 43, "third_party": 36,
     }
 
 
@@ -187,6 +187,14 @@ def test_chinese_restriction_notes_are_kept_as_written(entries):
     entry = only(entries["npu_unsupported"], api="torch.utils.data.DataLoader", code="NPU202")
     assert "不支持多进程加载NPU数据，num_workers仅支持0" in entry.note
     assert str(entry.source_versions) == ">=2.6,<2.9"
+
+
+def test_restriction_notes_only_older_tables_have_keep_their_versions(entries):
+    older = only(entries["npu_unsupported"], api="torch.nn.BCEWithLogitsLoss", source_versions=">=2.6,<2.7")
+    newer = only(entries["npu_unsupported"], api="torch.nn.BCEWithLogitsLoss", source_versions=">=2.7,<2.9")
+    assert older.note == "入参target不支持反向计算。(msfmktransplt PyTorch table, supported with restriction; 支持fp16，fp32)"
+    assert older.provenance.endswith("resource/supported_op_2_6.json")
+    assert newer.provenance.startswith("ascend/unsupported_or_caveats.csv row 461;")
 
 
 def test_third_party_libraries_have_one_entry_per_route(entries):

@@ -35,13 +35,15 @@ def main(argv: list[str] | None = None) -> int:
     dynamic_rows.add_rows(book, read_rows(arguments.reference, "dynamic_shape_ops.csv"))
     unsupported_rows.add_rows(book, read_rows(arguments.reference, "unsupported_or_caveats.csv"), tables)
     older = unsupported_rows.add_older_versions(book, tables)
+    older_notes = unsupported_rows.add_older_restrictions(book, tables)
     if arguments.wheel is not None:
         missing = verify_drafts(book.all_drafts(), WheelNames(arguments.wheel))
         print(f"torch_npu names not found in the wheel's Python sources: {', '.join(sorted(set(missing))) or 'none'}")
     counts = book.write(arguments.output)
     for table, count in counts.items():
         print(f"{table}: {count} entries")
-    print(f"(of which {older} APIs are unsupported only in the PyTorch 2.1/2.6/2.7 tables)")
+    print(f"(of which {older} APIs are unsupported only in the PyTorch 2.1/2.6/2.7 tables, and {older_notes} "
+          f"entries carry restriction notes of those tables that 2.8 does not have)")
     return 0
 
 

@@ -269,13 +269,13 @@ def add_restriction(book: Book, api: str, restriction: str, tables: VersionTable
 _LIMITING_WORDS = ("不支持", "仅", "只支持", "不可", "禁止", "需", "必须", "要保持", "高危", "not supported", "only")
 
 
-_DTYPE_LIST = re.compile(r"^支持[a-z0-9，, ]+$")
+DTYPE_LIST = re.compile(r"^支持[a-z0-9，, ]+$")
 
 
 def restriction_note(restriction: str) -> str:
     """The restriction first (messages show the first sentence), the dtype list after it; segments as written."""
     segments = restriction.split("; ")
-    dtypes = [segment for segment in segments if _DTYPE_LIST.match(segment)]
+    dtypes = [segment for segment in segments if DTYPE_LIST.match(segment)]
     others = [segment for segment in segments if segment not in dtypes]
     if not others:
         return f"Supported with restriction (msfmktransplt PyTorch table): {restriction}"

@@ -3,10 +3,13 @@ and performance advice (rows 25-51), the APIs unsupported for PyTorch 2.8 and th
 
 from __future__ import annotations
 
+import re
+
 from tools.generate_ascend.book import Book
-from tools.generate_ascend.cuda_rows import CUDA_SUBMODULES, add_restriction, add_unsupported
+from tools.generate_ascend.cuda_rows import CUDA_SUBMODULES, DTYPE_LIST, add_restriction, add_unsupported
 from tools.generate_ascend.reference import Row, VersionTables, table_source
 
+QUALIFIED_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 UNSUPPORTED_PREFIX = "listed as unsupported on NPU for PyTorch 2.8"
 RESTRICTION_PREFIX = "supported with restriction (PyTorch 2.8 table): "
 NOT_REMAPPED = ("nvtx", "jiterator", "tunable", "get_arch_list", "is_tf32_supported", "temperature", "power_draw",
@@ -187,3 +190,28 @@ def add_older_versions(book: Book, tables: VersionTables) -> int:
     for api in sorted(older):
         add_unsupported(book, api, tables, None, extra_source=_listing_sources(tables, api))
     return len(older)
+
+
+def add_older_restrictions(book: Book, tables: VersionTables) -> int:
+    """Restriction notes that the 2.1/2.6/2.7 tables carry and 2.8 does not (dtype-only notes left out, as in the CSV)."""
+    if not tables.known:
+        return 0
+    added = 0
+    for version in ("2.1", "2.6", "2.7"):
+        for api, note in sorted(tables.restrictions[version].items()):
+            if not QUALIFIED_NAME.match(api):
+                continue  # a key with prose glued to it (one 2.1 row); not an API name
+            if not is_meaningful(note) or tables.restrictions["2.8"].get(api) == note:
+                continue
+            if tables.note_in("2.8", api, note):
+                continue
+            before = len(book.all_drafts())
+            add_restriction(book, api, note, tables, None, extra_source=_restriction_sources(tables, api, note))
+            added += len(book.all_drafts()) - before
+    return added
+
+
+def is_meaningful(note: str) -> bool:
+    """A note that says more than which dtypes are supported ("-" and dtype lists alone say nothing)."""
+    segments = [segment.strip() for segment in note.split("; ") if segment.strip() not in ("", "-")]
+    return any(not DTYPE_LIST.match(segment) for segment in segments)
