@@ -43,22 +43,24 @@ def bindings_of(node: ast.Import | ast.ImportFrom) -> tuple[tuple[str, str], ...
     return tuple((alias.asname or alias.name, f"{module}.{alias.name}") for alias in node.names if alias.name != "*")
 
 
-def import_sites(tree: ast.Module) -> list[ImportSite]:
-    """The imports that bind module-level names: in the module body and its if/try/with blocks."""
+def import_sites(tree: ast.Module, everywhere: bool = False) -> list[ImportSite]:
+    """The imports that bind module-level names (in the module body and its if/try/with blocks), or with
+    `everywhere` also those inside functions and classes."""
     sites: list[ImportSite] = []
-    _collect(tree.body, sites, top_level=True)
+    _collect(tree.body, sites, top_level=True, everywhere=everywhere)
     return sites
 
 
-def _collect(body: list[ast.stmt], sites: list[ImportSite], top_level: bool) -> None:
+def _collect(body: list[ast.stmt], sites: list[ImportSite], top_level: bool, everywhere: bool, module_scope: bool = True) -> None:
     for statement in body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            sites.append(ImportSite(statement, bindings_of(statement), True, top_level, len(body) == 1))
+            sites.append(ImportSite(statement, bindings_of(statement), module_scope, top_level, len(body) == 1))
             continue
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        is_scope = isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        if is_scope and not everywhere:
             continue  # their imports bind local names
         for block in _blocks(statement):
-            _collect(block, sites, False)
+            _collect(block, sites, False, everywhere, module_scope and not is_scope)
 
 
 def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
@@ -206,7 +208,7 @@ def remove_import_edits(
     if not unused:
         return []
     edits: list[TextEdit] = []
-    for site in _all_import_sites(tree):
+    for site in import_sites(tree, everywhere=True):
         doomed = [name for name, _ in site.bindings if name in unused]
         if not doomed:
             continue
@@ -215,21 +217,6 @@ def remove_import_edits(
             continue
         edits.extend(_removal(index, site, set(doomed)))
     return edits
-
-
-def _all_import_sites(tree: ast.Module) -> Iterator[ImportSite]:
-    sites: list[ImportSite] = []
-    _collect_everywhere(tree.body, sites)
-    return iter(sites)
-
-
-def _collect_everywhere(body: list[ast.stmt], sites: list[ImportSite]) -> None:
-    for statement in body:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            sites.append(ImportSite(statement, bindings_of(statement), False, False, len(body) == 1))
-            continue
-        for block in _blocks(statement):
-            _collect_everywhere(block, sites)
 
 
 def statement_span(index: LineIndex, node: ast.stmt) -> tuple[int, int, int, int]:
