@@ -32,6 +32,13 @@ class FindingFactory:
         self._minimum_confidence = CONFIDENCE_RANK[settings.min_confidence]
         self._ignored = settings.ignore + _per_path_ignores(path, settings)
         self._code_allowed: dict[str, bool] = {}
+        # Per-file memos: the same API is usually flagged many times in one file.
+        self._messages: dict[tuple[str, str], tuple[str, str]] = {}
+        self._renderings: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+    def forget_renderings(self) -> None:
+        """The file's imports changed: replacements must be rendered again."""
+        self._renderings.clear()
 
     # --- positions -------------------------------------------------------------------------------------
     def span(self, node: ast.AST) -> Span:
@@ -84,6 +91,9 @@ class FindingFactory:
             return None
         api = api or entry.api
         severity = entry.severity or self.settings.severity_for(entry.category, DEFAULT_SEVERITY[entry.category])
+        texts = self._messages.get((entry.key, api))
+        if texts is None:
+            texts = self._messages[(entry.key, api)] = (headline(entry, api), suggestion(entry))
         return Finding(
             path=self.path,
             line=span[0],
@@ -94,8 +104,8 @@ class FindingFactory:
             category=entry.category,
             severity=severity,
             api=api,
-            message=message or headline(entry, api),
-            suggestion=suggestion(entry),
+            message=message or texts[0],
+            suggestion=texts[1],
             confidence=confidence,
             doc_url=entry.docs[0] if entry.docs else "",
             fix=fix,
@@ -106,7 +116,10 @@ class FindingFactory:
         """Replace a reference with the entry's target, rendered with the file's own import names."""
         if entry.fix == "none" or not entry.target or not _QUALIFIED_NAME.match(entry.target):
             return None
-        text, imports = render_name(entry.target, self.import_names)
+        rendering = self._renderings.get(entry.target)
+        if rendering is None:
+            rendering = self._renderings[entry.target] = render_name(entry.target, self.import_names)
+        text, imports = rendering
         return Fix(
             title=f"Replace with `{entry.target}`",
             safe=entry.fix == "safe",

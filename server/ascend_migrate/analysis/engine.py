@@ -144,7 +144,7 @@ class ChunkRunner:
                 continue
             factory.line_offset = chunk.line_offset
             self.context.reset()
-            self.walker.module_writes = []
+            self.walker.start_chunk()
             try:
                 self.walker.visit_all(chunk.statements)
             except RecursionError:
@@ -157,6 +157,7 @@ class ChunkRunner:
             chunk.written = tuple(self.walker.module_writes)
 
     def _refresh_import_names(self) -> None:
+        self.context.factory.forget_renderings()
         self._import_names.clear()
         for name, (kind, value) in self.analysis.bindings.items():
             if kind == "import":

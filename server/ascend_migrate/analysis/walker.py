@@ -34,6 +34,8 @@ class Walker:
         self.context = context
         self.class_stack: list[ClassInfo | None] = []
         self.module_writes: list[tuple] = []
+        # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
+        self._qualified_names: dict[int, str | None] = {}
         context.walker = self
         self._dispatch = {
             ast.Call: self.visit_call,
@@ -89,6 +91,10 @@ class Walker:
             elif isinstance(value, ast.AST):
                 visit(value)
 
+    def start_chunk(self) -> None:
+        self.module_writes = []
+        self._qualified_names.clear()
+
     def visit_all(self, nodes) -> None:
         for node in nodes:
             if node is not None:
@@ -125,7 +131,18 @@ class Walker:
                 if kind == "value" and value is not None and base in self.types.family(value)]
 
     def qualified_name(self, node: ast.expr) -> str | None:
-        """`torch.nn.Linear` for `nn.Linear` after `import torch.nn as nn`; None unless rooted in an import."""
+        """`torch.nn.Linear` for `nn.Linear` after `import torch.nn as nn`; None unless rooted in an import.
+
+        Memoised per node: a call's callee is asked for by the walker and by several rule families.
+        """
+        key = id(node)
+        memo = self._qualified_names
+        if key in memo:
+            return memo[key]
+        result = memo[key] = self._resolve_qualified_name(node)
+        return result
+
+    def _resolve_qualified_name(self, node: ast.expr) -> str | None:
         parts: list[str] = []
         while type(node) is ast.Attribute:
             parts.append(node.attr)
