@@ -103,7 +103,7 @@ def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> F
     skipped: list[SkippedFix] = []
     planned: list[_Planned] = []
     for finding, fix, companions in _merge_call_rewrites(fixable, unsafe):
-        plan = _plan(context, finding, fix, companions, planned, unsafe)
+        plan = _plan(context, finding, fix, companions, unsafe)
         if isinstance(plan, str):
             skipped.extend(SkippedFix(each, plan) for each in (finding, *companions))
         else:
@@ -167,8 +167,8 @@ _MAPPING_ARGUMENTS = ("rename_keywords", "set_keywords", "default_keywords", "co
 _LIST_ARGUMENTS = ("drop_keywords", "add_positional")
 
 
-def _plan(context: _Context, finding: Finding, fix: Fix, companions: tuple[Finding, ...], planned: Sequence[_Planned], unsafe: bool) -> _Planned | str:
-    """The fix's edits, or the reason it cannot be applied with the fixes planned so far."""
+def _plan(context: _Context, finding: Finding, fix: Fix, companions: tuple[Finding, ...], unsafe: bool) -> _Planned | str:
+    """The fix's edits, or the reason it cannot be applied together with the fixes planned so far."""
     if not fix.safe and not unsafe:
         return "unsafe fix: apply it with --unsafe (or one by one in the editor)"
     try:
