@@ -170,8 +170,11 @@ class WheelResolver:
         if depth < 3:
             for star in names.star_imports:
                 for candidate in _star_candidates(module, star):
-                    if candidate in self.modules and self._resolve_in(candidate, rest, depth + 1) is None:
-                        return None
+                    if candidate not in self.modules:
+                        continue
+                    reason = self._resolve_in(candidate, rest, depth + 1)
+                    if reason is None or first in self.modules[candidate].defined:
+                        return reason  # found there: its answer (deeper parts included) is the answer
         return f"{module} in {self.wheel.name} has no {first}"
 
 
@@ -445,7 +448,7 @@ def _check(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: s
         report.resolved[side] += 1
     else:
         version = resolvers.version(package)
-        report.problems.append(Problem(location, entry.api, side, name, f"{reason} ({package} {version})"))
+        report.problems.append(Problem(location, entry.api, side, name, f"{reason} ({package} {version})" if version else reason))
 
 
 def _in_range(entry: Entry, side: str, root: str, version_text: str) -> bool:
