@@ -6,7 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from tools.generate_ascend import affinity_rows, cuda_rows, curated, dynamic_rows, third_party, unsupported_rows
+from tools.generate_ascend import (
+    affinity_rows,
+    cuda_rows,
+    curated,
+    dynamic_rows,
+    third_party,
+    unsupported_rows,
+)
 from tools.generate_ascend.book import Book
 from tools.generate_ascend.reference import VersionTables, read_rows
 from tools.generate_ascend.wheel_names import WheelNames, verify_drafts

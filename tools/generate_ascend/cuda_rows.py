@@ -46,10 +46,6 @@ def npu_target(target: str) -> str:
     return target
 
 
-def mechanism_note(row: Row) -> str:
-    return row["note"]
-
-
 def add_rows(book: Book, rows: list[Row], tables: VersionTables) -> None:
     for row in rows:
         kind = row["kind"]

@@ -6,7 +6,12 @@ from __future__ import annotations
 import re
 
 from tools.generate_ascend.book import Book
-from tools.generate_ascend.cuda_rows import CUDA_SUBMODULES, DTYPE_LIST, add_restriction, add_unsupported
+from tools.generate_ascend.cuda_rows import (
+    CUDA_SUBMODULES,
+    DTYPE_LIST,
+    add_restriction,
+    add_unsupported,
+)
 from tools.generate_ascend.reference import Row, VersionTables, table_source
 
 QUALIFIED_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
