@@ -69,7 +69,7 @@ echo "building native modules"
 (cd "$package" && npm rebuild argon2 --loglevel=error)
 (cd "$package/lib/vscode" && npm rebuild kerberos @parcel/watcher @vscode/deviceid @vscode/spdlog \
   native-watchdog --loglevel=error)
-(cd "$package/lib/vscode/node_modules/node-pty" && node "$node_gyp" rebuild --nodedir="$node_headers" >/dev/null)
+(cd "$package/lib/vscode/node_modules/node-pty" && node "$node_gyp" rebuild --nodedir="$node_headers" --loglevel=warn >/dev/null)
 
 echo "linking Debian's ripgrep and making the links code-server's postinstall would make"
 ripgrep_bin="$package/lib/vscode/node_modules/@vscode/ripgrep/bin"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stage 50: the product in real editors. Builds the VS Code extension (.vsix) from the committed lock file,
 # installs code-server and drives it with headless Chromium (tests/e2e/vscode/run.mjs), then runs the
-# Neovim and Emacs eglot tests (tests/e2e/test_*.py) with ASCEND_MIGRATE_REQUIRE_EDITORS=1, so that a
+# Neovim, Emacs eglot and Vim ALE tests (tests/e2e/test_*.py) with ASCEND_MIGRATE_REQUIRE_EDITORS=1, so that a
 # missing editor fails instead of skipping. A client whose packages cannot be installed is skipped with
 # the reason printed; everything else that goes wrong fails the stage.
 set -u
@@ -74,7 +74,7 @@ else
   fi
 fi
 
-# --- Neovim 0.7 and Emacs eglot, through pytest ---
+# --- Neovim 0.7, Emacs eglot and Vim ALE, through pytest ---
 editor_tests=()
 if apt_install neovim; then
   editor_tests+=(tests/e2e/test_neovim.py)
@@ -85,6 +85,11 @@ if apt_install emacs-nox elpa-eglot; then
   editor_tests+=(tests/e2e/test_emacs_eglot.py)
 else
   skipped+=("emacs eglot: the Debian packages emacs-nox and elpa-eglot could not be installed")
+fi
+if apt_install vim vim-ale; then
+  editor_tests+=(tests/e2e/test_vim_ale.py)
+else
+  skipped+=("vim ALE: the Debian packages vim and vim-ale could not be installed")
 fi
 if [ ${#editor_tests[@]} -gt 0 ]; then
   note "running ${editor_tests[*]}"

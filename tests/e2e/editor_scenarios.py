@@ -21,6 +21,7 @@ class FixScenario:
 
     file: str
     fix_line: int
+    fix_column: int  # where the cursor goes for clients that ask at the cursor (ALE)
     action_contains: str
     expected_diagnostics: tuple[tuple[int, str], ...]  # (line, code) pairs that must be among the diagnostics
     expected_after_fix: Path
@@ -34,6 +35,7 @@ class FixScenario:
 TRAIN_SCRIPT_SCENARIO = FixScenario(
     file="train.py",
     fix_line=35,
+    fix_column=15,
     action_contains="torch.npu.synchronize",
     expected_diagnostics=((22, "NPU101"), (35, "NPU101"), (36, "NPU101")),
     expected_after_fix=FIXTURES / "expected" / "train_after_synchronize_fix.py",

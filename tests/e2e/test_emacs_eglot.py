@@ -1,4 +1,5 @@
-"""Emacs eglot (Debian's Emacs 28 + elpa-eglot) drives the real server: diagnostics, then a quick fix applied."""
+"""Emacs eglot (Debian's Emacs 28 + elpa-eglot), set up with docs/editors/emacs/ascend-migrate-eglot.el, drives
+the real server: diagnostics appear, and a quick fix applied and saved changes the file."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from editor_scenarios import SERVER_COMMAND, SERVER_TIMEOUT_SECONDS, TRAIN_SCRIPT_SCENARIO, FixScenario, missing_editor
 
 SCRIPT = Path(__file__).parent / "emacs" / "scenario.el"
+# The set-up users copy: the test loads it as is.
+SETUP = Path(__file__).parents[2] / "docs" / "editors" / "emacs" / "ascend-migrate-eglot.el"
 
 
 def eglot_is_installed(emacs: str) -> bool:
@@ -29,7 +32,7 @@ def run_emacs(emacs: str, project: Path, scenario: FixScenario, tmp_path: Path) 
             {
                 "file": str(project / scenario.file),
                 "command": SERVER_COMMAND,
-                "settings": {"target": "npu"},
+                "setup": str(SETUP),
                 "fix_line": scenario.fix_line,
                 "action_contains": scenario.action_contains,
                 "timeout_ms": SERVER_TIMEOUT_SECONDS * 1000,

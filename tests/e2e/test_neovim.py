@@ -1,16 +1,20 @@
-"""Neovim 0.7 (Debian's) drives the real server: diagnostics appear, a quick fix applied changes the file."""
+"""Neovim 0.7 (Debian's), set up with docs/editors/neovim/ascend-migrate-0.7.lua, drives the real server:
+diagnostics appear, and a quick fix applied and saved changes the file."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from editor_scenarios import SERVER_COMMAND, SERVER_TIMEOUT_SECONDS, TRAIN_SCRIPT_SCENARIO, FixScenario
+from editor_scenarios import SERVER_TIMEOUT_SECONDS, TRAIN_SCRIPT_SCENARIO, FixScenario
 
 SCRIPT = Path(__file__).parent / "neovim" / "scenario.lua"
+# The set-up users copy: the test loads it as is.
+SETUP = Path(__file__).parents[2] / "docs" / "editors" / "neovim" / "ascend-migrate-0.7.lua"
 # An uncaught Lua error would leave headless nvim waiting for input for ever: catch it and quit with code 2.
 LUA_ENTRY = (
     f'lua local ok, e = pcall(dofile, "{SCRIPT}"); '
@@ -26,9 +30,8 @@ def run_neovim(nvim: str, project: Path, scenario: FixScenario, tmp_path: Path) 
         json.dumps(
             {
                 "file": str(project / scenario.file),
-                "root": str(project),
-                "command": SERVER_COMMAND,
-                "settings": {"target": "npu"},
+                "setup": str(SETUP),
+                "python": sys.executable,
                 "fix_line": scenario.fix_line,
                 "action_contains": scenario.action_contains,
                 "timeout_ms": SERVER_TIMEOUT_SECONDS * 1000,

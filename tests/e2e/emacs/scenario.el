@@ -1,6 +1,6 @@
 ;;; scenario.el --- drive the ascend-migrate server from Emacs eglot in batch mode  -*- lexical-binding: t -*-
 ;; Open a file, wait for the server's diagnostics, ask for the code actions at one diagnostic, apply the
-;; chosen one, save. Input: the JSON file named by $ASCEND_MIGRATE_SCENARIO; output: a JSON report at its
+;; chosen one, save, with the set-up users copy (docs/editors/emacs/ascend-migrate-eglot.el). Input: the JSON file named by $ASCEND_MIGRATE_SCENARIO; output: a JSON report at its
 ;; "report" path. Run as `emacs --batch -q -l scenario.el` (-q, not -Q: -Q hides Debian's elpa-eglot).
 ;; Flymake never runs in batch mode (it starts on an idle timer), so the diagnostics are read from
 ;; eglot's own store, `eglot--diagnostics', and the code-action request is built here.
@@ -42,11 +42,9 @@
 (defun lsp-diagnostic (flymake-diagnostic)
   (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data flymake-diagnostic))))
 
-(setq eglot-server-programs
-      (list (cons 'python-mode
-                  (append (plist-get scenario :command)
-                          (list :initializationOptions (list :ascendMigrate (plist-get scenario :settings)))))))
-(setq-default eglot-workspace-configuration (list :ascendMigrate (plist-get scenario :settings)))
+;; The documented set-up, loaded as is; only the Python is this test's own.
+(setq ascend-migrate-python (car (plist-get scenario :command)))
+(load (plist-get scenario :setup) nil t)
 (setq eglot-sync-connect t
       eglot-autoshutdown t
       python-indent-guess-indent-offset nil)

@@ -329,6 +329,68 @@ try {
       SERVER_TIMEOUT);
     await screenshot('target-mindspore');
   });
+
+  await check('Look Up API Mapping lists the knowledge base entry for torch.cuda.synchronize', async () => {
+    await runCommand('Ascend Migrate: Look Up API Mapping');
+    await page.keyboard.type('torch.cuda.synchronize');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'torch.npu.synchronize' }).first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await screenshot('lookup');
+    await page.keyboard.press('Escape');
+  });
+
+  await check('back on NPU, Fix All in File applies every safe fix', async () => {
+    await page.locator('.statusbar-item', { hasText: 'Ascend: MindSpore' }).first().click();
+    await page.locator('.statusbar-item', { hasText: 'Ascend: NPU' }).first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await waitFor('the NPU findings back in the Problems panel', async () => (await problemsText()).includes('NPU1'),
+      SERVER_TIMEOUT);
+    await goTo(1, 1);
+    await runCommand('Ascend Migrate: Fix All in File');
+    await waitFor('torch.npu.manual_seed and torch.npu.max_memory_allocated in the editor', async () => {
+      const shown = await editorText();
+      return shown.includes('torch.npu.manual_seed(0)') && shown.includes('torch.npu.max_memory_allocated()');
+    }, UI_TIMEOUT);
+    await page.keyboard.press('Control+S');
+    await screenshot('fix-all');
+  });
+
+  await check('Export Report writes a JSON report of the last scan', async () => {
+    const report = join(workspace, 'ascend-migrate-report.json');
+    await runCommand('Ascend Migrate: Export Report');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'json' }).first()
+      .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await page.locator('.quick-input-widget input').fill('json');
+    await page.keyboard.press('Enter');
+    // code-server's save dialog is a quick input holding the proposed path: accept it.
+    await waitFor('the save dialog proposing ascend-migrate-report.json', async () =>
+      (await page.locator('.quick-input-widget input').inputValue().catch(() => '')).endsWith('ascend-migrate-report.json'),
+    UI_TIMEOUT);
+    await page.keyboard.press('Enter');
+    const written = await waitFor('the report on disk', async () =>
+      existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : undefined, UI_TIMEOUT);
+    const paths = new Set(JSON.stringify(written).match(/distributed\.py|train\.py/g) ?? []);
+    if (!paths.has('distributed.py') || !paths.has('train.py')) {
+      fail(`the report does not cover both files of the scan: ${JSON.stringify(written).slice(0, 500)}`);
+    }
+  });
+
+  await check('an interpreter without ascend-migrate gets a notification with the exact pip command', async () => {
+    const bare = join(scratch, 'bare-venv');
+    spawnSync('python3', ['-m', 'venv', '--without-pip', bare]);
+    const barePython = join(bare, 'bin', 'python');
+    const settingsFile = join(workspace, '.vscode', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
+    writeFileSync(settingsFile, JSON.stringify({ ...settings, 'ascendMigrate.interpreter': barePython }, null, 2));
+    const toast = page.locator('.notification-toast', { hasText: 'is not installed' }).first();
+    await toast.waitFor({ state: 'visible', timeout: SERVER_TIMEOUT });
+    const shown = (await toast.innerText()).replace(/\u00a0/g, ' ');
+    if (!shown.includes(`Install it with: ${barePython} -m pip install ascend-migrate`) ||
+        !shown.includes('Install in Terminal')) {
+      fail(`the notification does not offer the exact command:\n${shown}`);
+    }
+    await screenshot('missing-package');
+  });
 } catch (error) {
   results.push({ name: 'set-up', passed: false });
   console.log(`FAIL set-up: ${error.message}`);

@@ -1,0 +1,57 @@
+// Starts `python -m ascend_migrate serve` for the Python files of a project, with the IDE's LSP client.
+package ascendmigrate.intellij
+
+import com.intellij.execution.configurations.GeneralCommandLine
+import com.intellij.openapi.project.Project
+import com.intellij.openapi.vfs.VirtualFile
+import com.intellij.platform.lsp.api.LspServerSupportProvider
+import com.intellij.platform.lsp.api.ProjectWideLspServerDescriptor
+import org.eclipse.lsp4j.ConfigurationItem
+import java.io.File
+
+class AscendMigrateLspServerSupportProvider : LspServerSupportProvider {
+    override fun fileOpened(
+        project: Project,
+        file: VirtualFile,
+        serverStarter: LspServerSupportProvider.LspServerStarter,
+    ) {
+        if (isPython(file)) {
+            serverStarter.ensureServerStarted(AscendMigrateServerDescriptor(project))
+        }
+    }
+}
+
+private fun isPython(file: VirtualFile) = file.extension == "py"
+
+private class AscendMigrateServerDescriptor(project: Project) :
+    ProjectWideLspServerDescriptor(project, "ascend-migrate") {
+
+    // The `ascendMigrate` settings (every key is in docs/editors/README.md). A project's
+    // [tool.ascend-migrate] in pyproject.toml wins over them unless configurationPreference is "editorFirst".
+    private val settings = mapOf(
+        "target" to (System.getenv("ASCEND_MIGRATE_TARGET") ?: "npu"),
+        "torchVersion" to "2.8",
+        "mindsporeVersion" to "2.10",
+    )
+
+    override fun isSupportedFile(file: VirtualFile) = isPython(file)
+
+    override fun createCommandLine(): GeneralCommandLine =
+        GeneralCommandLine(python(), "-m", "ascend_migrate", "serve").withWorkDirectory(project.basePath)
+
+    override fun createInitializationOptions(): Any = mapOf("ascendMigrate" to settings)
+
+    override fun getWorkspaceConfiguration(item: ConfigurationItem): Any? =
+        if (item.section == "ascendMigrate") settings else null
+
+    /** The project's .venv when it has one, else $ASCEND_MIGRATE_PYTHON, else python3 on PATH. */
+    private fun python(): String {
+        val base = project.basePath
+        val candidates = listOfNotNull(
+            System.getenv("ASCEND_MIGRATE_PYTHON"),
+            base?.let { "$it/.venv/bin/python" },
+            base?.let { "$it/.venv/Scripts/python.exe" },
+        )
+        return candidates.firstOrNull { File(it).canExecute() } ?: "python3"
+    }
+}
