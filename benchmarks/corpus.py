@@ -164,7 +164,7 @@ def subset(corpus: Corpus, name: str, target_lines: int) -> Corpus:
 
 
 def ensure_tools() -> Path:
-    """The venv with TorchFix, Ruff and pyinstrument (with their dependencies); returns its bin directory."""
+    """The venv with TorchFix, Ruff and py-spy (with their dependencies); returns its bin directory."""
     venv = WORK / "tools-venv"
     ensure_venv(venv, read_requirements(TOOLS_REQUIREMENTS), no_deps=False)
     return venv / "bin"

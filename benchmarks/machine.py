@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -54,9 +55,29 @@ def package_version(python: str, package: str) -> str:
     return completed.stdout.strip() or "not installed"
 
 
-def versions(tools_bin: Path | None) -> dict[str, str]:
+def use_snapshot_of_head(work: Path) -> str:
+    """Extract server/ and mappings/ of HEAD under `work` and put it first on PYTHONPATH for every child process.
+
+    The source checkout is shared with people editing it; a snapshot of the commit keeps a half-saved table
+    or module from breaking (or flattering) a run. Returns the commit measured.
+    """
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPOSITORY, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    snapshot = work / "snapshot"
+    if snapshot.exists():
+        shutil.rmtree(snapshot)
+    snapshot.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", "HEAD", "server", "mappings"], cwd=REPOSITORY, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(snapshot)], input=archive.stdout, check=True)
+    # The package finds mappings/ beside server/ in a source tree, so the snapshot's tables come with its code.
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(snapshot / "server"), os.environ.get("PYTHONPATH")]))
+    os.environ.pop("ASCEND_MIGRATE_MAPPINGS", None)
+    return f"{commit} (a snapshot of the commit, not the work tree)"
+
+
+def versions(tools_bin: Path | None, measured: str) -> dict[str, str]:
     found = {
-        "ascend-migrate": f"{package_version(sys.executable, 'ascend-migrate')} at {project_version()}",
+        "ascend-migrate": f"{package_version(sys.executable, 'ascend-migrate')} at {measured}",
         "libcst (ours)": package_version(sys.executable, "libcst"),
         "pygls": package_version(sys.executable, "pygls"),
     }

@@ -41,6 +41,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--skip", action="append", default=[], choices=("scan", "peers", "torchfix", "profile", "lsp", "memory", "startup"),
                         help="leave a part out (repeatable)")
     parser.add_argument("--no-write", action="store_true", help="print only; do not rewrite RESULTS.md")
+    parser.add_argument("--source", choices=("head", "worktree"), default=None,
+                        help="measure the committed HEAD (a snapshot of server/ and mappings/, so edits in progress "
+                             "cannot break a run; the default of the full run) or the work tree as it is (smoke default)")
     return parser.parse_args()
 
 
@@ -53,6 +56,9 @@ def main() -> int:
     failures: list[str] = []
     started = time.perf_counter()
     description = machine.describe()
+    source = arguments.source or ("worktree" if smoke else "head")
+    measured = machine.use_snapshot_of_head(corpus_module.WORK) if source == "head" else machine.project_version()
+    print(f"[benchmarks] measuring ascend-migrate at {measured}", file=sys.stderr)
 
     def attempt(name: str, action) -> None:
         print(f"[benchmarks] {name} ...", file=sys.stderr, flush=True)
@@ -67,7 +73,7 @@ def main() -> int:
     else:
         built = corpus_module.build("corpus", corpus_module.read_requirements(corpus_module.CORPUS_REQUIREMENTS),
                                     corpus_module.FULL_SELECTION)
-    tools = None if skip >= {"peers", "torchfix"} else corpus_module.ensure_tools()
+    tools = None if skip >= {"peers", "torchfix", "profile"} else corpus_module.ensure_tools()
     corpus_line = (f"{len(built.files)} files, {built.lines:,} lines, {built.bytes / 1e6:.1f} MB "
                    f"(digest {built.digest}) from " + ", ".join(f"{name} {version}" for name, version in built.packages.items()))
     print(f"[benchmarks] corpus: {corpus_line}", file=sys.stderr)
@@ -85,14 +91,14 @@ def main() -> int:
     if "startup" not in skip:
         attempt("start-up", lambda: tables.append(startup_table(repeats)))
     if "profile" not in skip:
-        attempt("profile", lambda: tables.extend(profile_tables(built)))
+        attempt("profile", lambda: tables.extend(profile_tables(built, tools)))
 
     elapsed = time.perf_counter() - started
     print(as_text(tables))
     for failure in failures:
         print(f"FAILED: {failure}")
     if not smoke and not arguments.no_write:
-        text = results_markdown(tables, description, corpus_line, tools, elapsed, failures)
+        text = results_markdown(tables, description, corpus_line, tools, elapsed, failures, measured)
         write_atomically(BENCHMARKS / "RESULTS.md", text)
         print(f"[benchmarks] wrote {BENCHMARKS / 'RESULTS.md'}", file=sys.stderr)
     if smoke:
@@ -215,7 +221,7 @@ def startup_table(repeats: int) -> Table:
     return table
 
 
-def profile_tables(built: corpus_module.Corpus) -> list[Table]:
+def profile_tables(built: corpus_module.Corpus, tools: Path | None) -> list[Table]:
     tables = []
     for target in TARGETS:
         prefix = corpus_module.WORK / f"profile-{target}"
@@ -230,12 +236,31 @@ def profile_tables(built: corpus_module.Corpus) -> list[Table]:
                       seconds(row["cumulative"]))
         table.notes.append(f"Full listing: benchmarks/.work/profile-{target}.txt; open profile-{target}.prof with pstats or snakeviz.")
         tables.append(table)
+    if tools is not None and (tools / "py-spy").exists():
+        tables.append(server_profile_table(tools))
     return tables
 
 
+def server_profile_table(tools: Path, lines: int = 5000, duration: float = 20.0) -> Table:
+    """py-spy on the real server process while the latency benchmark's edits are replayed."""
+    output = corpus_module.WORK / f"server-profile-{lines}.collapsed"
+    completed = subprocess.run([sys.executable, str(BENCHMARKS / "profile_server.py"), str(tools / "py-spy"), str(lines),
+                                str(duration), str(output)], capture_output=True, text=True, check=True, cwd=BENCHMARKS)
+    profile = json.loads(completed.stdout.strip().splitlines()[-1])
+    total = profile["samples"] or 1
+    table = Table(f"Where the server spends its time during edits (py-spy on all threads, {lines:,}-line file, "
+                  f"{profile['edits']} edits, {profile['samples']} busy samples)", ("function (inclusive)", "share of busy samples"))
+    for function, count in profile["inclusive"]:
+        if "ascend_migrate/" in function or "cattrs" in function or "json/" in function or "ast.py" in function:
+            table.add(function, f"{100 * count / total:.0f}%")
+    table.notes.append("Own time, top: " + "; ".join(f"{function} {100 * count / total:.0f}%" for function, count in profile["own"][:8]))
+    table.notes.append(f"Collapsed stacks: benchmarks/.work/{output.name} (for flamegraph.pl or speedscope).")
+    return table
+
+
 def results_markdown(tables: list[Table], description: dict[str, str], corpus_line: str, tools: Path | None,
-                     elapsed: float, failures: list[str]) -> str:
-    versions = machine.versions(tools)
+                     elapsed: float, failures: list[str], measured: str) -> str:
+    versions = machine.versions(tools, measured)
     lines = [
         "# Benchmark results",
         "",
