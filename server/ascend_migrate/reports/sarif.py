@@ -17,9 +17,10 @@ from urllib.parse import quote
 
 from ascend_migrate import __version__
 from ascend_migrate.analysis.codes import CODES
-from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, Finding, Fix, TextEdit
+from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, Finding
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.labels import CATEGORY_MEANINGS, code_help_uri, project_url
+from ascend_migrate.reports.fix_edits import FixEdits
 from ascend_migrate.reports.output import write_text
 from ascend_migrate.reports.sources import SourceLines
 from ascend_migrate.workspace import ScanResult
@@ -46,12 +47,13 @@ def document(result: ScanResult, source_root: Path | None = None) -> dict[str, A
     root = (source_root or Path.cwd()).resolve()
     sources = SourceLines(result)
     fingerprints = _fingerprints(result.findings, sources)
+    fix_edits = FixEdits(sources)
     run: dict[str, Any] = {
         "tool": {"driver": _driver()},
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": [
-            _result(finding, fingerprint, sources) for finding, fingerprint in zip(result.findings, fingerprints)
+            _result(finding, fingerprint, sources, fix_edits) for finding, fingerprint in zip(result.findings, fingerprints)
         ],
         "properties": {"target": result.settings.target, "filesScanned": result.files_scanned},
     }
@@ -86,7 +88,7 @@ def _rule(code: str) -> dict[str, Any]:
     }
 
 
-def _result(finding: Finding, fingerprint: str, sources: SourceLines) -> dict[str, Any]:
+def _result(finding: Finding, fingerprint: str, sources: SourceLines, fix_edits: FixEdits) -> dict[str, Any]:
     text = _sentence(finding.message) + (f" {_sentence(finding.suggestion)}" if finding.suggestion else "")
     physical: dict[str, Any] = {"artifactLocation": _artifact(finding.path), "region": _region(finding, sources)}
     context = _context_region(finding, sources)
@@ -109,7 +111,7 @@ def _result(finding: Finding, fingerprint: str, sources: SourceLines) -> dict[st
         result["ruleIndex"] = RULE_INDEX[finding.code]
     if finding.doc_url:
         result["properties"]["docUrl"] = finding.doc_url
-    fixes = _fixes(finding, sources)
+    fixes = _fixes(finding, fix_edits)
     if fixes:
         result["fixes"] = fixes
     return result
@@ -129,7 +131,7 @@ def _region(finding: Finding, sources: SourceLines) -> dict[str, Any]:
         "endLine": finding.end_line,
         "endColumn": finding.end_column,
     }
-    snippet = _span_text(sources, finding.path, finding.line, finding.column, finding.end_line, finding.end_column)
+    snippet = sources.span(finding.path, finding.line, finding.column, finding.end_line, finding.end_column)
     if snippet:
         region["snippet"] = {"text": snippet}
     return region
@@ -146,22 +148,10 @@ def _context_region(finding: Finding, sources: SourceLines) -> dict[str, Any] | 
     return {"startLine": first, "endLine": last, "snippet": {"text": "\n".join(lines[first - 1:last]) + "\n"}}
 
 
-def _span_text(sources: SourceLines, path: str, line: int, column: int, end_line: int, end_column: int) -> str | None:
-    lines = sources.lines(path)
-    if not lines or not 1 <= line <= end_line <= len(lines):
-        return None
-    if line == end_line:
-        return lines[line - 1][column - 1:end_column - 1]
-    middle = lines[line:end_line - 1]
-    return "\n".join([lines[line - 1][column - 1:], *middle, lines[end_line - 1][:end_column - 1]])
-
-
-def _fixes(finding: Finding, sources: SourceLines) -> list[dict[str, Any]]:
+def _fixes(finding: Finding, fix_edits: FixEdits) -> list[dict[str, Any]]:
     fix = finding.fix
-    if fix is None:
-        return []
-    edits = _complete_edits(fix, sources.text(finding.path))
-    if not edits:
+    edits = fix_edits.edits(finding)
+    if fix is None or not edits:
         return []
     replacements = [
         {
@@ -182,30 +172,6 @@ def _fixes(finding: Finding, sources: SourceLines) -> list[dict[str, Any]]:
             "artifactChanges": [{"artifactLocation": _artifact(finding.path), "replacements": replacements}],
         }
     ]
-
-
-def _complete_edits(fix: Fix, source: str | None) -> tuple[TextEdit, ...]:
-    """Every edit the fix makes, imports included, or nothing when the fix cannot be completed here.
-
-    The fixes room (`ascend_migrate.fixes.edits_for`) turns a fix into its minimal edits from the file's text;
-    a SARIF fix with only part of the change (a rename without its `import torch_npu`) would leave broken code.
-    """
-    edits_for = _fixes_room_expander()
-    if edits_for is not None and source is not None:
-        try:
-            return tuple(edits_for(fix, source))
-        except Exception:  # a fix that does not fit the text any more is left out of the log, never a failed report
-            return ()
-    self_contained = fix.rewrite is None and not fix.add_imports and not fix.remove_imports
-    return fix.edits if self_contained else ()
-
-
-def _fixes_room_expander():
-    try:
-        from ascend_migrate import fixes
-    except ImportError:
-        return None
-    return getattr(fixes, "edits_for", None)
 
 
 def _fingerprints(findings: list[Finding], sources: SourceLines) -> list[str]:

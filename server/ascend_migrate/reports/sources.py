@@ -47,6 +47,16 @@ class SourceLines:
             return None
         return lines[number - 1]
 
+    def span(self, path: str, line: int, column: int, end_line: int, end_column: int) -> str | None:
+        """The text between two positions (engine convention; lines joined with "\n"), or None when unknown."""
+        lines = self.lines(path)
+        if not lines or not 1 <= line <= end_line <= len(lines):
+            return None
+        if line == end_line:
+            return lines[line - 1][column - 1:end_column - 1]
+        middle = lines[line:end_line - 1]
+        return "\n".join([lines[line - 1][column - 1:], *middle, lines[end_line - 1][:end_column - 1]])
+
 
 def split_lines(text: str) -> list[str]:
     """The lines of `text` as Python numbers them, without their line endings."""
