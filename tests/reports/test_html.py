@@ -131,10 +131,15 @@ def test_a_clean_project_says_so(tmp_path):
 def test_unreadable_files_are_listed(sample_result):
     from ascend_migrate.analysis.findings import FileError
 
-    sample_result.errors = [FileError("src/<broken>.py", "cannot read: Permission denied")]
+    sample_result.errors = [FileError("src/<broken>.py", "cannot read: Permission denied"), FileError("src/paths.py", "syntax error", 2)]
     page = render(sample_result)
     assert "<td>src/&lt;broken&gt;.py</td><td>cannot read: Permission denied</td>" in page
-    assert 'id="not-analysed" data-count="1"' in page
+    assert 'id="not-analysed" data-count="2"' in page
+    # A file without findings has no section to link to; a partly analysed one says so beside its score.
+    assert (
+        '<tr class="readiness-row" data-path="src/paths.py" data-score="100">'
+        '<td>src/paths.py<span class="tag warning-tag">not fully analysed</span></td>'
+    ) in page
 
 
 def test_written_atomically_to_the_output_file(sample_result, tmp_path):

@@ -50,7 +50,7 @@ def render(result: ScanResult) -> str:
             "<main>",
             _summary(result, files, overall),
             _charts(result, files, anchors),
-            _readiness_section(files, overall, anchors),
+            _readiness_section(files, anchors, {error.path for error in result.errors}),
             _findings_section(result, files, by_path, anchors, sources),
             _errors_section(result),
             "</main>",
@@ -202,10 +202,11 @@ def _charts(result: ScanResult, files: list[Readiness], anchors: dict[str, str])
     )
 
 
-def _readiness_section(files: list[Readiness], overall: Readiness, anchors: dict[str, str]) -> str:
+def _readiness_section(files: list[Readiness], anchors: dict[str, str], not_analysed: set[str]) -> str:
     rows = "".join(
         f'<tr class="readiness-row" data-path="{escape(item.path)}" data-score="{item.score}">'
-        f'<td><a href="#{anchors[item.path]}">{escape(item.path)}</a></td>'
+        f"<td>{_file_name(item, anchors)}"
+        f'{_NOT_ANALYSED_TAG if item.path in not_analysed else ""}</td>'
         f'<td class="score-cell"><span class="meter"><span class="meter-fill {_grade(item.score)} w{_bucket(item.score)}"></span></span>'
         f'<span class="score-number">{item.score}</span></td>'
         f'<td class="num">{item.code_lines}</td><td class="num">{item.findings}</td><td class="num">{item.blockers}</td></tr>'
@@ -225,6 +226,16 @@ def _readiness_section(files: list[Readiness], overall: Readiness, anchors: dict
         '<table class="readiness-table"><tr><th>file</th><th>readiness</th><th class="num">code lines</th>'
         f'<th class="num">findings</th><th class="num">blockers</th></tr>{rows}</table></section>'
     )
+
+
+_NOT_ANALYSED_TAG = '<span class="tag warning-tag">not fully analysed</span>'
+
+
+def _file_name(item: Readiness, anchors: dict[str, str]) -> str:
+    """The file's name, linked to its findings when it has a section."""
+    if item.findings:
+        return f'<a href="#{anchors[item.path]}">{escape(item.path)}</a>'
+    return escape(item.path)
 
 
 def _bucket(score: float) -> int:
