@@ -4,6 +4,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
+import { currentTarget } from './settings';
 
 export const SERVER_COMMANDS = {
   scanWorkspace: 'ascend-migrate.scanWorkspace',
@@ -180,7 +181,13 @@ export async function lookUpMapping(clients: ClientProvider): Promise<void> {
     runServerCommand<unknown>(client, SERVER_COMMANDS.lookup, [value.trim()])
       .then((result) => {
         if (query === latestQuery) {
-          pick.items = entriesOf(result).map(toMappingItem);
+          // The entries for the current target first; the other route's stay for comparison.
+          const target = currentTarget(vscode.window.activeTextEditor?.document.uri);
+          const entries = entriesOf(result);
+          pick.items = [
+            ...entries.filter((entry) => entry.route === target),
+            ...entries.filter((entry) => entry.route !== target),
+          ].map(toMappingItem);
         }
       })
       .catch((error) => {

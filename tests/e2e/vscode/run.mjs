@@ -26,6 +26,7 @@ const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const artifacts = resolve(process.env.ARTIFACTS ?? join(repository, 'test-artifacts', 'vscode'));
 const fixtures = join(repository, 'tests', 'e2e', 'fixtures');
 const expectedAfterFix = readFileSync(join(fixtures, 'expected', 'train_after_synchronize_fix.py'), 'utf8');
+const expectedAfterFixAll = readFileSync(join(fixtures, 'expected', 'train_after_fix_all.py'), 'utf8');
 
 // Seconds: the server's first diagnostics include its start-up and the knowledge base's first load.
 const SERVER_TIMEOUT = 90_000;
@@ -332,7 +333,10 @@ try {
 
   await check('Look Up API Mapping lists the knowledge base entry for torch.cuda.synchronize', async () => {
     await runCommand('Ascend Migrate: Look Up API Mapping');
-    await page.keyboard.type('torch.cuda.synchronize');
+    // The extension opens its own quick pick once the command runs: type only when that one has focus.
+    const lookup = page.locator('.quick-input-widget input[placeholder*="API name or prefix"]');
+    await lookup.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await lookup.fill('torch.cuda.synchronize');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'torch.npu.synchronize' }).first()
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await screenshot('lookup');
@@ -347,11 +351,18 @@ try {
       SERVER_TIMEOUT);
     await goTo(1, 1);
     await runCommand('Ascend Migrate: Fix All in File');
-    await waitFor('torch.npu.manual_seed and torch.npu.max_memory_allocated in the editor', async () => {
-      const shown = await editorText();
-      return shown.includes('torch.npu.manual_seed(0)') && shown.includes('torch.npu.max_memory_allocated()');
-    }, UI_TIMEOUT);
+    await waitFor('torch.npu.manual_seed(0) in the editor', async () => (await editorText()).includes('torch.npu.manual_seed(0)'),
+      UI_TIMEOUT);
     await page.keyboard.press('Control+S');
+    // Every safe fix, on top of the quick fix applied before: the text `ascend-migrate fix --write` gives.
+    const onDisk = await waitFor('the fixed file on disk', async () => {
+      const content = readFileSync(join(workspace, 'train.py'), 'utf8');
+      return content.includes('torch.npu.manual_seed(0)') ? content : '';
+    }, UI_TIMEOUT);
+    if (onDisk !== expectedAfterFixAll) {
+      writeFileSync(join(artifacts, 'train.py.after-fix-all'), onDisk);
+      fail('train.py on disk differs from fixtures/expected/train_after_fix_all.py (see train.py.after-fix-all)');
+    }
     await screenshot('fix-all');
   });
 
