@@ -102,8 +102,11 @@ def _note(row: ParameterRow, source_label: str) -> str:
 
 
 def is_pure_rename(parameters: list[dict]) -> bool:
-    """Only keyword renames: `*sizes` → `multiples` turns varargs into one argument, which is no rename."""
+    """Only keyword renames between plain names: `*sizes` → `multiples` turns varargs into one argument, and
+    `betas` → `beta1, beta2` splits one, so neither is a rename a fix could make."""
     return bool(parameters) and all(
-        parameter["change"] == "renamed" and not str(parameter.get("source", "")).startswith("*")
+        parameter["change"] == "renamed"
+        and str(parameter.get("source", "")).isidentifier()
+        and str(parameter.get("target", "")).isidentifier()
         for parameter in parameters
     )
