@@ -152,7 +152,7 @@ async def _create_progress(server: AscendMigrateServer) -> types.ProgressToken |
 
 
 async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
-    from ascend_migrate.workspace import scan
+    from ascend_migrate.workspace import read_source, scan
 
     protocol = server.protocol
     message_id = protocol.msg_id
@@ -169,7 +169,14 @@ async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
             return cancelled.is_set() or progress.cancelled() or server.stopping.is_set()
 
         def run() -> Any:
-            return scan(roots, settings, jobs=1, progress=progress, keep_sources=True, cancelled=is_cancelled, relative_to=roots[0])
+            result = scan(roots, settings, jobs=1, progress=progress, cancelled=is_cancelled, relative_to=roots[0])
+            # Keep the text of the files with findings only (positions and reports need it), not of every file.
+            for path in {finding.path for finding in result.findings}:
+                try:
+                    result.sources[path] = read_source(_absolute(path, roots[0]))
+                except (OSError, ValueError):
+                    pass  # deleted or changed since: its positions are converted as ASCII
+            return result
 
         try:
             result = await _in_thread(run)
@@ -227,16 +234,21 @@ def _summary(result: Any, cancelled: bool) -> dict[str, Any]:
     }
 
 
+def _absolute(path: str, root: Path) -> Path:
+    """A path as the scan reports it (relative to the first workspace folder, or absolute) made absolute."""
+    return Path(path) if Path(path).is_absolute() else root / path
+
+
 def _publish_scan(server: AscendMigrateServer, result: Any, root: Path, settings: Any) -> None:
     """Diagnostics for every scanned file that is not open (open ones show their live analysis)."""
     by_path: dict[str, list[Any]] = {}
     for finding in result.findings:
         by_path.setdefault(finding.path, []).append(finding)
-    published: dict[str, list[types.Diagnostic]] = {}
+    published: dict[str, list[str]] = {}
     for path, findings in by_path.items():
-        absolute = Path(path) if Path(path).is_absolute() else root / path
+        absolute = _absolute(path, root)
         lines = split_lines(result.sources.get(path, ""))
-        published[uri_for(absolute)] = [convert.diagnostic(finding, lines, server.encoding, settings) for finding in findings]
+        published[uri_for(absolute)] = [convert.diagnostic_json(finding, lines, server.encoding, settings) for finding in findings]
     with server.lock:
         open_uris = set(server.documents)
     for uri in set(server.scan_diagnostics) - set(published) - open_uris:

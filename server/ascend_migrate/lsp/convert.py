@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from lsprotocol import types
 
-from ascend_migrate.analysis.findings import Finding, TextEdit
+from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.config import Settings
 from ascend_migrate.lsp.documents import line_content
 from ascend_migrate.lsp.positions import units_before
@@ -43,29 +44,53 @@ def text_edit(edit: TextEdit, lines: Sequence[str], encoding: str) -> types.Text
     )
 
 
-def diagnostic(finding: Finding, lines: Sequence[str], encoding: str, settings: Settings) -> types.Diagnostic:
-    """The diagnostic of a finding; its `data` carries everything a code action or hover needs."""
+def _position_json(lines: Sequence[str], line: int, column: int, encoding: str) -> dict[str, int]:
+    converted = position(lines, line, column, encoding)
+    return {"line": converted.line, "character": converted.character}
+
+
+def _fix_json(fix: Fix) -> dict[str, Any]:
+    """`Fix.to_json()` without its empty fields (a file with 2,000 findings publishes 2,000 of these)."""
+    return {key: value for key, value in fix.to_json().items() if value not in (None, [], {}, "")}
+
+
+def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str, settings: Settings) -> str:
+    """The diagnostic of a finding as JSON text; its `data` carries everything a code action or hover needs.
+
+    Built as plain JSON rather than lsprotocol objects: converting thousands of diagnostics through cattrs
+    on every keystroke would cost more than the analysis itself.
+    """
     message = finding.message
     if finding.suggestion and finding.suggestion not in message:
         message = f"{message}\n{finding.suggestion}"
     severity = settings.severity_for(finding.category, finding.severity)
-    data: dict[str, Any] = {
+    diagnostic: dict[str, Any] = {
+        "range": {
+            "start": _position_json(lines, finding.line, finding.column, encoding),
+            "end": _position_json(lines, finding.end_line, finding.end_column, encoding),
+        },
+        "severity": SEVERITIES.get(severity, types.DiagnosticSeverity.Warning).value,
         "code": finding.code,
-        "api": finding.api,
-        "category": finding.category,
-        "confidence": finding.confidence,
-        "entry_key": finding.entry_key,
-        "fix": finding.fix.to_json() if finding.fix is not None else None,
+        "source": SOURCE,
+        "message": message,
+        "data": {
+            "code": finding.code,
+            "api": finding.api,
+            "category": finding.category,
+            "confidence": finding.confidence,
+            "entry_key": finding.entry_key,
+            "fix": _fix_json(finding.fix) if finding.fix is not None else None,
+        },
     }
-    return types.Diagnostic(
-        range=types.Range(
-            start=position(lines, finding.line, finding.column, encoding),
-            end=position(lines, finding.end_line, finding.end_column, encoding),
-        ),
-        message=message,
-        severity=SEVERITIES.get(severity, types.DiagnosticSeverity.Warning),
-        code=finding.code,
-        code_description=types.CodeDescription(href=finding.doc_url) if finding.doc_url else None,
-        source=SOURCE,
-        data=data,
+    if finding.doc_url:
+        diagnostic["codeDescription"] = {"href": finding.doc_url}
+    return json.dumps(diagnostic)
+
+
+def publish_diagnostics_message(uri: str, diagnostics: Sequence[str], version: int | None) -> str:
+    """A whole textDocument/publishDiagnostics notification as JSON text, from diagnostics as JSON text."""
+    version_json = "" if version is None else f', "version": {int(version)}'
+    return (
+        '{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": '
+        + json.dumps(uri) + version_json + ', "diagnostics": [' + ", ".join(diagnostics) + "]}}"
     )

@@ -86,6 +86,8 @@ class Document:
         self.analysis_version: int | None = None
         self.analysis_lines: list[str] = []  # the lines that analysis saw, for converting its positions
         self.published_version: int | None = None
+        # id(finding) → (finding, its diagnostic as JSON), kept by the analysis worker between versions
+        self.diagnostic_cache: dict[int, tuple[Any, str]] = {}
 
     @property
     def text(self) -> str:

@@ -7,6 +7,7 @@ workspace scan runs on a thread of its own. Everything sent to the client goes o
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import threading
 import time
@@ -49,7 +50,7 @@ class AscendMigrateServer(LanguageServer):
         self._loop_thread: int | None = None
         self.settings = SettingsManager(self.show_problem)
         self.worker = AnalysisWorker()
-        self.scan_diagnostics: dict[str, list[types.Diagnostic]] = {}  # uri → what the last scan published
+        self.scan_diagnostics: dict[str, list[str]] = {}  # uri → what the last scan published
         self.last_scan: Any = None
         self.stopping = threading.Event()
 
@@ -163,6 +164,7 @@ class AscendMigrateServer(LanguageServer):
             with self.lock:
                 document.needs_full_analysis = True
             return
+        diagnostics = self._diagnostics_json(document, analysis.findings, lines, settings)
         with self.lock:
             if self.documents.get(uri) is not document:
                 return  # closed (or reopened) meanwhile
@@ -176,24 +178,55 @@ class AscendMigrateServer(LanguageServer):
         logger.debug(
             "analysed %s version %s (%s) in %.1f ms: %d findings",
             uri, version, "whole file" if edit is None or previous is None else f"lines {edit.start + 1}-{edit.new_end + 1}",
-            1000 * (time.perf_counter() - started), len(analysis.findings),
+            1000 * (time.perf_counter() - started), len(diagnostics),
         )
         for error in analysis.errors:
             logger.debug("%s:%s: %s", path, error.line or "", error.message)
         if is_newest:
-            self.on_loop(self._publish_document, uri, document, version)
+            self.on_loop(self._publish_document, uri, document, version, diagnostics)
 
-    def _publish_document(self, uri: str, document: Document, version: int) -> None:
+    def _diagnostics_json(self, document: Document, findings: list[Finding], lines: list[str], settings: Settings) -> list[str]:
+        """On the worker: the diagnostics of `findings`, reusing the JSON of findings the engine carried over
+        unchanged from the previous analysis (the same object means the same lines, so the same text)."""
+        cache = document.diagnostic_cache
+        fresh: dict[int, tuple[Finding, str]] = {}
+        diagnostics = []
+        for finding in findings:
+            cached = cache.get(id(finding))
+            if cached is not None and cached[0] is finding:
+                text = cached[1]
+            else:
+                text = convert.diagnostic_json(finding, lines, self.encoding, settings)
+            fresh[id(finding)] = (finding, text)
+            diagnostics.append(text)
+        document.diagnostic_cache = fresh
+        return diagnostics
+
+    def _publish_document(self, uri: str, document: Document, version: int, diagnostics: list[str]) -> None:
         with self.lock:
             if self.documents.get(uri) is not document or document.version != version or document.analysis_version != version:
                 return  # a newer version is on its way; never publish an older one
-            settings = self.document_settings.get(uri, Settings())
-            diagnostics = [convert.diagnostic(finding, document.analysis_lines, self.encoding, settings) for finding in document.analysis.findings]
             document.published_version = version
         self.publish(uri, diagnostics, version)
 
-    def publish(self, uri: str, diagnostics: list[types.Diagnostic], version: int | None) -> None:
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+    def publish(self, uri: str, diagnostics: list[str], version: int | None) -> None:
+        """Send textDocument/publishDiagnostics (on the event loop thread) from diagnostics as JSON text."""
+        self.send_json(convert.publish_diagnostics_message(uri, diagnostics, version))
+
+    def send_json(self, body: str) -> None:
+        """Write one JSON-RPC message that is already JSON text, framed as pygls frames its own."""
+        writer = self.protocol.writer
+        if writer is None:
+            return
+        data = body.encode("utf-8")
+        if self.protocol._include_headers:
+            data = b"Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n" % len(data) + data
+        try:
+            result = writer.write(data)
+            if inspect.isawaitable(result):
+                asyncio.ensure_future(result)
+        except (BrokenPipeError, ConnectionError, ValueError) as error:
+            logger.warning("cannot send to the client: %s", error)
 
     def _analyze_file_on_disk(self, uri: str) -> None:
         from ascend_migrate.workspace import read_source
@@ -211,7 +244,7 @@ class AscendMigrateServer(LanguageServer):
             return
         analysis = engine.analyze(text, path, settings, None, None)
         lines = split_lines(text)
-        diagnostics = [convert.diagnostic(finding, lines, self.encoding, settings) for finding in analysis.findings]
+        diagnostics = [convert.diagnostic_json(finding, lines, self.encoding, settings) for finding in analysis.findings]
         self.scan_diagnostics[uri] = diagnostics
 
         def publish_if_still_closed() -> None:
