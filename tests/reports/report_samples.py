@@ -1,13 +1,14 @@
-"""A realistic scan result built by hand for the report tests: training files, findings in every NPU category, Chinese text."""
+"""What the report tests share: a hand-built scan result (NPU findings, Chinese text), the real tools, real scans."""
 
 from __future__ import annotations
 
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
-from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, Finding, Fix, TextEdit
 from ascend_migrate.analysis.codes import CODES
+from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, FileError, Finding, Fix, TextEdit
 from ascend_migrate.config import Settings
 from ascend_migrate.workspace import ScanResult
 
@@ -206,3 +207,29 @@ def scan_project(target: str, format_name: str, output: Path, project: Path = PR
         return main(["scan", ".", "--target", target, "--format", format_name, "--output", str(output), "--no-progress"])
     finally:
         os.chdir(previous)
+
+
+# --- SARIF logs that exercise the corners, for the validator ---
+
+SARIF_ROOT = Path("/work/project")
+
+
+def unusual_documents() -> dict[str, dict]:
+    from ascend_migrate.reports.sarif import document
+
+    """Hand-built logs that exercise the corners: file errors, no findings, other route, odd paths, a fix."""
+    with_errors = build_result()
+    with_errors.errors = [FileError("src/broken.py", "cannot read: Permission denied", 3)]
+    source = 'x = "cuda"\n'
+    unusual = ScanResult(root=SARIF_ROOT, settings=Settings(target="mindspore"), files_scanned=2, sources={"模型 训练/train v2.py": source})
+    unusual.findings = [
+        finding("模型 训练/train v2.py", source, 1, '"cuda"', "NPU102", "cuda", "设备字符串 'cuda' 需要改为 'npu'",
+                fix=rename(source, 1, '"cuda"', '"npu"', "Use the 'npu' device")),
+        replace(finding("/opt/shared/util.py", source, 1, '"cuda"', "MS205", "cuda", "MindSpore 按上下文放置数据"), fix=None),
+    ]
+    return {
+        "sample": document(build_result(), SARIF_ROOT),
+        "with-errors": document(with_errors, SARIF_ROOT),
+        "empty": document(ScanResult(root=SARIF_ROOT, settings=Settings(), files_scanned=0), SARIF_ROOT),
+        "unusual-paths": document(unusual, SARIF_ROOT),
+    }
