@@ -172,3 +172,52 @@ def test_fix_all_properties_after_arbitrary_python(prefix, parts):
     except SyntaxError:
         assume(False)  # the prefix ended in a way that glues to the next line
     check_properties(source, unsafe=True)
+
+
+ENGINE_STATEMENTS = [
+    "import torch",
+    "import torch.nn as nn",
+    "import torch.nn.functional as F",
+    "model = nn.Linear(4, 2).cuda()",
+    "batch = torch.zeros(3, 4, device='cuda:0', requires_grad=True)",
+    "torch.cuda.synchronize()",
+    "torch.distributed.init_process_group(backend='nccl')",
+    "output = F.gelu(model(batch))",
+    "model.eval()",
+    "torch.save(model.state_dict(), 'model.pt')",
+    "optimizer = torch.optim.AdamW(model.parameters(), lr=0.001)",
+    "torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)",
+    "selected = batch[batch > 0]",
+    "torch.cuda.empty_cache()  # ascend-migrate: ignore",
+]
+
+
+@settings(max_examples=GENERATED_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    prefix=hypothesmith.from_grammar(),
+    statements=st.lists(st.sampled_from(ENGINE_STATEMENTS), min_size=1, max_size=10),
+    target=st.sampled_from(["npu", "mindspore"]),
+)
+def test_engine_findings_fixed_twice_change_nothing(prefix, statements, target):
+    """The real engine and knowledge base on generated programs: fixing parses, and the next pass is a no-op."""
+    from ascend_migrate.analysis.engine import analyze_file
+    from ascend_migrate.config import Settings
+
+    source = prefix.rstrip("\n") + "\n" + "\n".join(["import torch", *statements]) + "\n"
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        assume(False)
+    settings_for_target = Settings(target=target)
+    text = source
+    for _ in range(4):
+        result = fix_all(text, analyze_file(text, "generated.py", settings_for_target).findings, unsafe=True)
+        ast.parse(result.text)
+        assert [skip.reason for skip in result.skipped if "would not parse" in skip.reason] == []
+        if not result.changed:
+            break
+        text = result.text
+    else:
+        raise AssertionError("still changing after 4 passes")
+    suppressed = "torch.cuda.empty_cache()  # ascend-migrate: ignore"
+    assert text.count(suppressed) == source.count(suppressed)

@@ -45,6 +45,7 @@ class _Outcome:
     path: str
     original: str
     text: str
+    applied: int = 0  # fixes applied (findings fixed)
     changes: list = field(default_factory=list)  # list[Change]
     skipped: list = field(default_factory=list)  # list[SkippedFix]
 
@@ -91,6 +92,7 @@ def run(arguments: argparse.Namespace) -> int:
             if refusal is not None:
                 problems.append((display, None, refusal))
                 outcome.changes.clear()
+                outcome.applied = 0
     changed = [outcome for outcome in outcomes if outcome.text != outcome.original]
     if not arguments.write:
         _print_diff(changed)
@@ -134,6 +136,7 @@ def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) ->
         outcome.skipped = list(result.skipped)
         if not result.changed:
             break
+        outcome.applied += len(result.applied)
         outcome.changes.extend(result.changes)
         outcome.text = result.text
     return outcome
@@ -236,7 +239,7 @@ def _print_changes(outcomes: list[_Outcome], problems: list, written: bool) -> N
     for outcome in outcomes:
         for change in outcome.changes:
             print(f"{outcome.path}:{change.line}: {change.code} {_one_line(change.before)} -> {_one_line(change.after)}", file=sys.stderr)
-        applied += sum(1 for change in outcome.changes if change.code != "import")
+        applied += outcome.applied
         files += bool(outcome.changes)
         unsafe_left += sum(1 for skip in outcome.skipped if skip.reason.startswith("unsafe"))
     for path, line, message in problems:
