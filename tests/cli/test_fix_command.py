@@ -161,3 +161,12 @@ def test_diff_and_write_together_are_a_usage_error(project):
     with pytest.raises(SystemExit) as exit_info:
         main(["fix", "--diff", "--write", "train.py"])
     assert exit_info.value.code == 2
+
+
+def test_a_fix_that_cannot_apply_is_explained_on_stderr(project, capsys):
+    (project / "train.py").write_text("import torch\nfrom mylib import torch_npu\ntorch.cuda.synchronize()\n")
+    assert main(["fix", "--target", "npu", "train.py"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "train.py:3: NPU101 not fixed: cannot add 'import torch_npu': 'torch_npu' is already imported as mylib.torch_npu",
+        "would apply 0 fixes in 0 files",
+    ]

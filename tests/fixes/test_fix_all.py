@@ -175,3 +175,25 @@ def test_argument_fixes_on_one_call_merge_into_one_rewrite():
     result = fix_all(source, [renamed, drop_device, drop_grad])
     assert result.text == "from mindspore import mint\nx = mint.zeros(3)\n"
     assert len(result.applied) == 3 and result.skipped == ()
+
+
+def test_an_import_only_fix_is_listed_under_its_own_code():
+    source = "import torch\nx = 1\n"
+    add_torch_npu = finding((1, 8, 1, 13), Fix("Add `import torch_npu`", True, add_imports=("import torch_npu",)), code="NPU101")
+    result = fix_all(source, [add_torch_npu])
+    assert result.text == "import torch\nimport torch_npu\nx = 1\n"
+    assert [(change.line, change.code, change.title, change.after) for change in result.changes] == [
+        (2, "NPU101", "Add `import torch_npu`", "import torch_npu")
+    ]
+
+
+def test_unicode_before_a_rewritten_call_keeps_columns_right():
+    source = 'label = "é"; x = torch.add(a, b, out=c)\n'
+    drop_out = rewrite(source, "torch.add(a, b, out=c)", "call-arguments", {"drop_keywords": ["out"]})
+    assert fix_all(source, [drop_out]).text == 'label = "é"; x = torch.add(a, b)\n'
+
+
+def test_old_mac_line_breaks_are_kept_for_added_imports():
+    source = "import torch\rtorch.cuda.init()\r"
+    result = fix_all(source, [rename(source, "torch.cuda", "torch.npu", add_imports=("import torch_npu",))])
+    assert result.text == "import torch\rimport torch_npu\rtorch.npu.init()\r"

@@ -19,6 +19,8 @@ from ascend_migrate.commands.common import add_settings_arguments, print_error, 
 EXIT_CLEAN, EXIT_CHANGES_OR_ERRORS, EXIT_USAGE = 0, 1, 2
 MAX_PASSES = 4
 REPORT_SUFFIXES = (".csv", ".json")
+# Skips that are the normal course of things: counted in the summary or simply nothing to do.
+_QUIET_SKIPS = ("unsafe fix", "nothing to change")
 
 
 def register(subparsers) -> None:
@@ -242,6 +244,9 @@ def _print_changes(outcomes: list[_Outcome], problems: list, written: bool) -> N
         applied += outcome.applied
         files += bool(outcome.changes)
         unsafe_left += sum(1 for skip in outcome.skipped if skip.reason.startswith("unsafe"))
+        for skip in outcome.skipped:
+            if not skip.reason.startswith(_QUIET_SKIPS):
+                print(f"{outcome.path}:{skip.finding.line}: {skip.finding.code} not fixed: {skip.reason}", file=sys.stderr)
     for path, line, message in problems:
         location = f"{path}:{line}" if line else path
         print(f"ascend-migrate: {location}: {message}", file=sys.stderr)

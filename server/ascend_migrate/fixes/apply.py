@@ -289,11 +289,23 @@ def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdi
         for plan in planned
         if plan.edits
     ]
+    # An import added for a fix that only adds imports is listed under that fix's code and title.
+    requested_by = {
+        statement: plan.finding
+        for plan in reversed(planned)
+        if is_import_only(plan.fix)
+        for statement in plan.fix.add_imports
+    }
     for edit in edits:
         if edit in code_edits_made:
             continue
         if edit.line == edit.end_line and edit.column == edit.end_column:  # an insertion: only new lines
-            changes.append(Change(edit.line, "import", "add import", "", edit.new_text.strip("\r\n")))
+            added = edit.new_text.strip("\r\n")
+            requester = requested_by.get(added)
+            if requester is not None and requester.fix is not None:
+                changes.append(Change(edit.line, requester.code, requester.fix.title, "", added))
+            else:
+                changes.append(Change(edit.line, "import", "add import", "", added))
         else:
             changes.append(Change(edit.line, "import", "remove unused import", *_before_after(context, (edit,))))
     changes.sort(key=lambda change: change.line)
