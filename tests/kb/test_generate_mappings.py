@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import csv
+import sys
 from pathlib import Path
 
 import pytest
 
 from ascend_migrate.kb.loader import load_table
-from tools.generate_mappings.__main__ import main
+
+# tools/ is not part of the installed package; the repository root makes it importable under any runner.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tools.generate_mappings.__main__ import main  # noqa: E402
 
 MAPPING_COLUMNS = ["torch_api", "mindspore_api", "category", "diff_flags", "doc_note", "diff_summary", "diff_page",
                    "section", "pytorch_doc_version", "doc_ref"]
