@@ -65,11 +65,7 @@ def run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         print_error(str(error))
         return EXIT_USAGE
-    try:
-        from ascend_migrate.analysis.engine import analyze_file
-    except ImportError:
-        print_error("the analysis engine is not available in this build")
-        return EXIT_USAGE
+    from ascend_migrate.analysis.engine import analyze_file
     from ascend_migrate.workspace import discover
 
     discovered = discover(paths, settings)
