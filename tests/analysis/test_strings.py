@@ -72,3 +72,32 @@ def test_prose_is_never_a_finding(found):
 
 def test_mindspore_route_has_no_npu_string_findings(found):
     assert found('x = t.to("cuda")\nbackend = "nccl"\n', target="mindspore") == []
+
+
+def test_tensor_type_strings(run):
+    result = run('import torch_npu\nimport torch\ny = x.type("torch.cuda.HalfTensor")\nz = x.type(torch.float16)\n')
+    assert [(f.line, f.column, f.code, f.api) for f in result.findings] == [(3, 13, "NPU102", "'torch.cuda.HalfTensor'")]
+    assert result.findings[0].fix.edits[0].new_text == "torch.npu"
+
+
+def test_a_module_importing_torch_without_torch_npu(tmp_path):
+    from ascend_migrate.analysis.engine import analyze_file
+    from ascend_migrate.config import Settings
+    from ascend_migrate.kb.index import KnowledgeBase
+
+    (tmp_path / "imports.yaml").write_text(
+        "provenance: test\nentries:\n"
+        "  - {api: torch, match: import, condition: torch-npu-not-imported, category: npu-rename, code: NPU101,"
+        " severity: info, target: torch_npu, fix: safe}\n",
+        encoding="utf-8",
+    )
+    knowledge_base = KnowledgeBase.from_directory(tmp_path)
+
+    def findings(source, target="npu"):
+        return analyze_file(source, "a.py", Settings(target=target), knowledge_base).findings
+
+    (finding,) = findings("import os\nimport torch\nimport torch.nn as nn\nfrom torch import optim\n")
+    assert (finding.line, finding.code, finding.api, finding.severity) == (2, "NPU101", "torch", "info")
+    assert finding.fix.add_imports == ("import torch_npu",) and finding.fix.edits == ()
+    assert findings("import torch\nimport torch_npu\n") == []
+    assert findings("import torch\n", target="mindspore") == []

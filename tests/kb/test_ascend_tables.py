@@ -44,13 +44,13 @@ def test_the_whole_mappings_directory_loads_with_the_npu_tables(knowledge_base):
 
 def test_entry_counts_per_table_are_pinned(entries):
     assert {table: len(found) for table, found in entries.items()} == {
-        "cuda_npu": 148, "npu_affinity": 69, "npu_unsupported": 665, "npu_dynamic_shape": 43, "third_party": 36,
+        "cuda_npu": 254, "npu_affinity": 69, "npu_unsupported": 665, "npu_dynamic_shape": 43, "third_party": 36,
     }
 
 
 def test_every_reference_csv_row_is_represented_in_some_entry():
     represented: dict[str, set[int]] = defaultdict(set)
-    paths = [MAPPINGS / f"{table}.yaml" for table in TABLES] + sorted((MAPPINGS / "proposed").glob("*.yaml"))
+    paths = [MAPPINGS / f"{table}.yaml" for table in TABLES]
     for path in paths:
         for entry in yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)["entries"]:
             for match in ROW_REFERENCE.finditer(entry["provenance"]):
@@ -60,19 +60,19 @@ def test_every_reference_csv_row_is_represented_in_some_entry():
     }
 
 
-def test_proposed_entries_wait_for_conditions_the_loader_does_not_know_yet():
-    proposed = yaml.load((MAPPINGS / "proposed" / "cuda_npu.yaml").read_text(encoding="utf-8"), Loader=_LOADER)["entries"]
-    shapes = {(entry["match"], entry.get("condition")) for entry in proposed}
-    assert shapes == {("import", "torch-npu-not-imported"), ("string", "tensor-type"),
+def test_device_arguments_and_the_torch_npu_import_are_entries(entries):
+    """Once proposed in mappings/proposed/, now loaded: the loader knows their conditions."""
+    shapes = {(entry.match, entry.condition) for entry in entries["cuda_npu"] if entry.condition}
+    assert shapes >= {("import", "torch-npu-not-imported"), ("string", "tensor-type"),
                       ("name", "device-argument"), ("method", "device-argument")}
-    zeros = next(entry for entry in proposed if entry["api"] == "torch.zeros")
-    assert (zeros["category"], zeros["code"], zeros["parameters"][0]["source"]) == ("npu-rename", "NPU102", "device")
-    load = next(entry for entry in proposed if entry["api"] == "torch.load")
-    assert load["parameters"][0]["source"] == "map_location"
+    zeros = only(entries["cuda_npu"], api="torch.zeros", condition="device-argument")
+    assert (zeros.category, zeros.code, zeros.parameters[0].source) == ("npu-rename", "NPU102", "device")
+    load = only(entries["cuda_npu"], api="torch.load", condition="device-argument")
+    assert load.parameters[0].source == "map_location"
 
 
 def test_torch_cuda_synchronize_becomes_torch_npu_synchronize(entries):
-    entry = only(entries["cuda_npu"], api="torch.cuda.synchronize")
+    entry = only(entries["cuda_npu"], api="torch.cuda.synchronize", condition="")
     assert (entry.category, entry.code, entry.target, entry.fix) == ("npu-rename", "NPU101", "torch.npu.synchronize",
                                                                       "safe")
     assert "torch_npu.npu.synchronize" in entry.note

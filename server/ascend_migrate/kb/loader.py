@@ -44,10 +44,10 @@ ENTRY_KEYS = {
 }
 # The conditions each match kind understands (pattern conditions name engine matchers: any name goes).
 CONDITIONS = {
-    "name": ("prefix", "single-argument"),
-    "string": ("device", "backend", "environment-variable"),
-    "import": (),
-    "method": (),
+    "name": ("prefix", "single-argument", "device-argument"),
+    "string": ("device", "backend", "environment-variable", "tensor-type"),
+    "import": ("torch-npu-not-imported",),
+    "method": ("device-argument",),
     "definition": (),
 }
 PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note"}

@@ -8,6 +8,9 @@ from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules import RuleContext
 
 
+TORCH_NPU_NOT_IMPORTED = "torch-npu-not-imported"
+
+
 def on_import(context: RuleContext, node: ast.Import | ast.ImportFrom) -> None:
     if not context.view.by_import:
         return
@@ -16,6 +19,9 @@ def on_import(context: RuleContext, node: ast.Import | ast.ImportFrom) -> None:
         for alias in node.names:
             entries = context.view.import_entries(alias.name)
             for entry in entries:
+                if entry.condition == TORCH_NPU_NOT_IMPORTED:
+                    _missing_torch_npu(context, entry, alias)
+                    continue
                 span = factory.span(alias)
                 fix = _removal_fix(context, entry, node) if len(node.names) == 1 else None
                 context.add(factory.finding(entry, span, "exact", api=alias.name, fix=fix))
@@ -23,6 +29,8 @@ def on_import(context: RuleContext, node: ast.Import | ast.ImportFrom) -> None:
     if node.level or not node.module:
         return
     for entry in context.view.import_entries(node.module):
+        if entry.condition == TORCH_NPU_NOT_IMPORTED:
+            continue  # reported once, on `import torch` itself
         span = factory.span(node)
         span = (span[0], span[1], span[0], len(factory.lines.text(span[0])) + 1) if span[2] != span[0] else span
         context.add(factory.finding(entry, span, "exact", api=node.module))
@@ -41,3 +49,17 @@ def _removal_fix(context: RuleContext, entry, node: ast.Import) -> Fix | None:
         safe=entry.fix == "safe",
         edits=(TextEdit(line, 1, end_line + 1, 1, ""),),
     )
+
+
+def _missing_torch_npu(context: RuleContext, entry, alias: ast.alias) -> None:
+    """`import torch` in a module that never imports torch_npu: torch.npu and the 'npu' device need it."""
+    if alias.name != "torch":
+        return
+    module_bindings = context.walker.scopes[0]
+    if any(kind == "import" and value.split(".", 1)[0] == "torch_npu" for kind, value in module_bindings.values()):
+        return
+    span = context.factory.span(alias)
+    fix = None
+    if entry.fix != "none":
+        fix = Fix(title="Add `import torch_npu`", safe=entry.fix == "safe", add_imports=("import torch_npu",))
+    context.add(context.factory.finding(entry, span, "exact", api="torch", fix=fix))

@@ -30,6 +30,7 @@ def on_attribute(
     entries = context.view.by_method.get(node.attr)
     if not entries:
         return
+    entries = [entry for entry in entries if entry.condition != "device-argument"]  # strings.py reports those
     if receiver_type is not None:
         family = types.family(receiver_type)
         matched = [entry for entry in entries if entry.receiver_type in family]

@@ -15,6 +15,7 @@ from ascend_migrate.analysis.rules import RuleContext
 DEVICE = "device"
 BACKEND = "backend"
 ENVIRONMENT_VARIABLE = "environment-variable"
+TENSOR_TYPE = "tensor-type"
 
 _DEVICE_KEYWORDS = frozenset({"device", "device_type", "map_location", "device_name", "dev"})
 _BACKEND_KEYWORDS = frozenset({"backend", "dist_backend"})
@@ -97,6 +98,8 @@ def on_call(walker, call: ast.Call) -> None:
     if not call.args:
         return
     func = call.func
+    if type(func) is ast.Attribute and func.attr == "type":
+        _tensor_type(context, call.args[0])
     if type(func) is ast.Attribute and func.attr in _DEVICE_TAKING_METHODS:
         qualified = walker.qualified_name(func)
         if qualified is None:  # x.to("cuda"), not some_module.to(...)
@@ -108,6 +111,22 @@ def on_call(walker, call: ast.Call) -> None:
         report(context, DEVICE, call.args[0])
     elif qualified in _BACKEND_TAKING_FUNCTIONS:
         report(context, BACKEND, call.args[0])
+
+
+def _tensor_type(context: RuleContext, argument: ast.expr) -> None:
+    """x.type("torch.cuda.FloatTensor"): a CUDA tensor type named in a string."""
+    if type(argument) is not ast.Constant or type(argument.value) is not str:
+        return
+    for prefix, entries in context.view.by_string.items():
+        for entry in entries:
+            if entry.condition != TENSOR_TYPE or not argument.value.startswith(prefix + "."):
+                continue
+            factory = context.factory
+            span = factory.substring_span(argument, prefix) or factory.span(argument)
+            fix = None
+            if entry.target and entry.fix != "none" and span[0] == span[2]:
+                fix = factory.text_fix(entry, span, entry.target, f"Replace '{prefix}' with '{entry.target}'", ("import torch_npu",))
+            context.add(factory.finding(entry, span, "exact", api=f"'{argument.value}'", fix=fix))
 
 
 def _argparse_option(call: ast.Call) -> str:
