@@ -12,7 +12,7 @@ else  # the README's install did not leave a venv: make one for this stage
   python=/tmp/ascend-migrate-fixes-venv/bin/python
 fi
 
-FIXES_PROPERTY_EXAMPLES=1000 timeout 400 "$python" -m pytest -q -p no:cacheprovider tests/fixes/test_properties.py || {
+FIXES_PROPERTY_EXAMPLES=1000 timeout 400 "$python" -m pytest -q -p no:cacheprovider tests/fixes/test_fix_properties.py || {
   echo "fixes: FAILED: property tests with 1000 examples"; exit 1; }
 
 work=$(mktemp -d)
