@@ -44,6 +44,7 @@ class NumericResult:
     target: str
     location: str
     outcome: str  # agree, differ, error (MindSpore refused the call torch accepted), skipped
+    category: str = "ms-equivalent"  # the entry's category when it was run
     detail: str = ""
     call: str = ""  # the call shape that was run
     max_difference: float | None = None
@@ -61,7 +62,8 @@ class NumericReport:
     @property
     def unexpected(self) -> list[NumericResult]:
         """Entries called equivalent whose results differ or whose target refused the same call."""
-        return [result for result in self.results if result.outcome in ("differ", "error")]
+        return [result for result in self.results
+                if result.outcome in ("differ", "error") and result.category == "ms-equivalent"]
 
     def counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -73,8 +75,11 @@ class NumericReport:
         return {"versions": self.versions, "counts": self.counts(), "results": [asdict(result) for result in self.results]}
 
     def lines(self) -> list[str]:
-        lines = [f"{result.location}: {result.api} -> {result.target}: {result.outcome}: {result.detail} [{result.call}]"
-                 for result in self.unexpected]
+        lines = [f"{result.location}: {result.api} -> {result.target} is called equivalent but {result.outcome}s: "
+                 f"{result.detail} [{result.call}]" for result in self.unexpected]
+        already = len([result for result in self.results if result.outcome in ("differ", "error")]) - len(self.unexpected)
+        if already:
+            lines.append(f"{already} entries already marked ms-differs still differ, as recorded")
         counts = ", ".join(f"{count} {outcome}" for outcome, count in self.counts().items())
         lines.append(f"kb verify --numeric: {len(self.checked)} entries run side by side ({counts})")
         return lines
@@ -108,7 +113,7 @@ def write_record(report: NumericReport, path: Path) -> None:
         "counts": report.counts(),
         "results": [
             {key: value for key, value in (
-                ("api", result.api), ("target", result.target), ("outcome", result.outcome),
+                ("api", result.api), ("target", result.target), ("category", result.category), ("outcome", result.outcome),
                 ("detail", result.detail), ("call", result.call),
                 ("max_difference", None if result.max_difference is None else float(f"{result.max_difference:.3g}")),
             ) if value not in (None, "")}
@@ -119,12 +124,20 @@ def write_record(report: NumericReport, path: Path) -> None:
     write_atomically(path, yaml.safe_dump(document, sort_keys=False, width=120, allow_unicode=True).encode("utf-8"))
 
 
-def candidates(knowledge_base) -> list:
-    """The MindSpore-route entries that claim equivalence and have a torch callable as source."""
+def candidates(knowledge_base, previous: dict[tuple[str, str], dict] | None = None) -> list:
+    """The MindSpore-route entries that claim equivalence and have a torch callable as source.
+
+    Entries an earlier record found different (and that have since become ms-differs) are run again, so the
+    record keeps saying why they differ instead of dropping them.
+    """
+    previous = previous or {}
     chosen = []
     seen = set()
     for entry in knowledge_base.entries:
-        if entry.route != "mindspore" or entry.category != "ms-equivalent" or not entry.target:
+        if entry.route != "mindspore" or not entry.target:
+            continue
+        earlier = previous.get((entry.api, entry.target), {}).get("outcome")
+        if entry.category != "ms-equivalent" and not (entry.category == "ms-differs" and earlier in ("differ", "error")):
             continue
         if not entry.target.startswith("mindspore.") or not (entry.api.startswith(_NAMESPACES) or _TOP_LEVEL.match(entry.api)):
             continue
@@ -147,7 +160,7 @@ def run_checks(knowledge_base, limit: int = 0) -> NumericReport:
     """Run every candidate (or the first `limit`) side by side. Needs torch, numpy and mindspore."""
     runner = _Runner()
     report = NumericReport(versions=runner.versions())
-    selected = candidates(knowledge_base)
+    selected = candidates(knowledge_base, load_record(knowledge_base.directory))
     if limit:
         selected = selected[:limit]
     for entry in selected:
@@ -155,7 +168,7 @@ def run_checks(knowledge_base, limit: int = 0) -> NumericReport:
         outcome, detail, call, difference = runner.check(entry.api, entry.target, is_method=entry.match == "method")
         if difference is not None and not math.isfinite(difference):
             difference = None
-        report.results.append(NumericResult(entry.api, entry.target, location, outcome, detail, call, difference))
+        report.results.append(NumericResult(entry.api, entry.target, location, outcome, entry.category, detail, call, difference))
     return report
 
 

@@ -26,7 +26,9 @@ TORCH_NPU_WHEEL_VARIABLE = "ASCEND_MIGRATE_TORCH_NPU_WHEEL"
 SOURCE_MATCHES = ("name", "method", "definition", "import")
 _TENSORFLOW_ROOTS = ("tensorflow", "keras", "tensorflow_probability")
 _QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-_PACKAGE_FOR_VERSION = {"torchvision": "torchvision", "torchaudio": "torchaudio", "torchtext": "torchtext"}
+# Bindings that only CUDA builds of torch compile in (the CPU wheel CI installs has none of them): names that
+# mention CUDA or NCCL, and these. A source among them is counted as "CUDA build only", not as unresolved.
+CUDA_BUILD_ONLY = frozenset({"torch._C._host_emptyCache"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,7 +443,10 @@ def _check(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: s
         return
     report.checked[side] += 1
     reason = resolvers.resolve(name)
-    if isinstance(reason, NeedsDependency):
+    if reason is not None and side == "source" and root == "torch" and _cuda_build_only(name, resolvers):
+        report.checked[side] -= 1
+        report.skipped["sources only in CUDA builds of torch (this torch is a CPU build)"] += 1
+    elif isinstance(reason, NeedsDependency):
         report.checked[side] -= 1
         report.skipped[f"{side}s that cannot be imported here: {reason}"] += 1
     elif reason is None:
@@ -449,6 +454,17 @@ def _check(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: s
     else:
         version = resolvers.version(package)
         report.problems.append(Problem(location, entry.api, side, name, f"{reason} ({package} {version})" if version else reason))
+
+
+def _cuda_build_only(name: str, resolvers: Resolvers) -> bool:
+    lowered = name.lower()
+    is_cpu_build = "+cpu" in resolvers.version("torch") or resolvers.module("torch").resolve("torch.version.cuda") is not None
+    if not is_cpu_build:
+        try:
+            is_cpu_build = importlib.import_module("torch").version.cuda is None
+        except Exception:
+            return False
+    return is_cpu_build and ("cuda" in lowered or "nccl" in lowered or name in CUDA_BUILD_ONLY)
 
 
 def _in_range(entry: Entry, side: str, root: str, version_text: str) -> bool:
