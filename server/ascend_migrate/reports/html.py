@@ -14,19 +14,18 @@ from collections import Counter, defaultdict
 from html import escape
 from importlib import resources
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from ascend_migrate import __version__
 from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, SEVERITIES, Finding, ROUTE_MINDSPORE
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.html_charts import Bar, Slice, bars, donut, score_ring
+from ascend_migrate.reports.html_findings import findings_section, plural
 from ascend_migrate.reports.labels import CATEGORY_MEANINGS
 from ascend_migrate.reports.output import write_text
-from ascend_migrate.reports.readiness import AUTOMATIC_FIX_FACTOR, SEVERITY_WEIGHT, Readiness, readiness
+from ascend_migrate.reports.readiness import AUTOMATIC_FIX_FACTOR, SEVERITY_WEIGHT, Readiness, grade, readiness
 from ascend_migrate.reports.sources import SourceLines
 from ascend_migrate.workspace import ScanResult
 
-CONTEXT_LINES = 2
 TOP_FILES = 10
 TOP_APIS = 10
 
@@ -51,7 +50,7 @@ def render(result: ScanResult) -> str:
             _summary(result, files, overall),
             _charts(result, files, anchors),
             _readiness_section(files, anchors, {error.path for error in result.errors}),
-            _findings_section(result, files, by_path, anchors, sources),
+            findings_section(result.findings, _route_categories(result), files, by_path, anchors, sources),
             _errors_section(result),
             "</main>",
             _footer(result),
@@ -89,20 +88,6 @@ def _route_categories(result: ScanResult) -> list[str]:
     return [c for c in CATEGORIES if result.settings.target in CATEGORY_ROUTES[c] or c in present]
 
 
-def _grade(score: int) -> str:
-    if score >= 90:
-        return "grade-good"
-    if score >= 70:
-        return "grade-fair"
-    if score >= 40:
-        return "grade-poor"
-    return "grade-bad"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def _header(result: ScanResult) -> str:
     settings = result.settings
     versions = (
@@ -125,7 +110,7 @@ def _summary(result: ScanResult, files: list[Readiness], overall: Readiness) -> 
     fixable = sum(1 for finding in result.findings if finding.fix is not None and finding.fix.safe)
     cards = [
         _card("files-scanned", result.files_scanned, "files scanned", f"{with_findings} with findings"),
-        _card("total-findings", len(result.findings), "findings", _plural(len({f.api for f in result.findings}), "distinct API")),
+        _card("total-findings", len(result.findings), "findings", plural(len({f.api for f in result.findings}), "distinct API")),
         _card("fixable-findings", fixable, "fixed automatically", "by ascend-migrate fix"),
         _card("blockers", overall.blockers, "blockers", "errors without an automatic fix"),
     ]
@@ -133,7 +118,7 @@ def _summary(result: ScanResult, files: list[Readiness], overall: Readiness) -> 
         cards.append(_card("not-analysed", len(result.errors), "not analysed", "see the end of the page"))
     return (
         '<section id="summary" class="summary">'
-        f'<div class="panel score-card">{score_ring(overall.score, _grade(overall.score))}'
+        f'<div class="panel score-card">{score_ring(overall.score, grade(overall.score))}'
         f'<div><h2>Migration readiness</h2><p class="score-line"><span id="overall-score" data-score="{overall.score}">'
         f"{overall.score}</span> / 100 for the whole project</p>"
         f'<p class="muted">{overall.code_lines} code lines, effort {overall.effort:.1f} line equivalents. '
@@ -207,7 +192,7 @@ def _readiness_section(files: list[Readiness], anchors: dict[str, str], not_anal
         f'<tr class="readiness-row" data-path="{escape(item.path)}" data-score="{item.score}">'
         f"<td>{_file_name(item, anchors)}"
         f'{_NOT_ANALYSED_TAG if item.path in not_analysed else ""}</td>'
-        f'<td class="score-cell"><span class="meter"><span class="meter-fill {_grade(item.score)} w{_bucket(item.score)}"></span></span>'
+        f'<td class="score-cell"><span class="meter"><span class="meter-fill {grade(item.score)} w{_bucket(item.score)}"></span></span>'
         f'<span class="score-number">{item.score}</span></td>'
         f'<td class="num">{item.code_lines}</td><td class="num">{item.findings}</td><td class="num">{item.blockers}</td></tr>'
         for item in files
@@ -241,124 +226,6 @@ def _file_name(item: Readiness, anchors: dict[str, str]) -> str:
 def _bucket(score: float) -> int:
     # Widths come from CSS classes (w0 … w100 in steps of 5): the page allows no inline style attributes.
     return max(0, min(100, 5 * round(score / 5)))
-
-
-def _findings_section(
-    result: ScanResult,
-    files: list[Readiness],
-    by_path: dict[str, list[Finding]],
-    anchors: dict[str, str],
-    sources: SourceLines,
-) -> str:
-    counts = Counter(finding.category for finding in result.findings)
-    toggles = "".join(
-        f'<button type="button" class="toggle cat-{category}" data-category="{category}" aria-pressed="true">'
-        f'<span class="swatch cat-{category}"></span>{category} <span class="toggle-count">{counts[category]}</span></button>'
-        for category in _route_categories(result)
-    )
-    sections = "".join(
-        _file_section(item, by_path[item.path], anchors[item.path], sources) for item in files if item.findings
-    )
-    total = len(result.findings)
-    if not sections:
-        sections = '<p class="panel muted">No findings: nothing to change for this target.</p>'
-    return (
-        '<section id="findings">'
-        '<div class="toolbar">'
-        '<input id="filter" type="search" placeholder="Filter by file, API, code or message" autocomplete="off" '
-        'aria-label="Filter findings">'
-        f'<div class="toggles" role="group" aria-label="Categories">{toggles}</div>'
-        f'<span id="shown-count" data-count="{total}">Showing {total} of {total} findings</span>'
-        "</div>"
-        f"{sections}"
-        '<p id="no-match" class="panel muted" hidden>No finding matches the filter.</p>'
-        "</section>"
-    )
-
-
-def _file_section(item: Readiness, findings: list[Finding], anchor: str, sources: SourceLines) -> str:
-    articles = "".join(_finding_article(finding, sources) for finding in findings)
-    return (
-        f'<section class="file" id="{anchor}" data-path="{escape(item.path)}">'
-        f'<div class="file-head"><h3>{escape(item.path)}</h3>'
-        f'<span class="pill {_grade(item.score)}">readiness {item.score}</span>'
-        f'<span class="muted">{_plural(item.findings, "finding")} · {_plural(item.blockers, "blocker")} · '
-        f"{item.code_lines} code lines</span></div>{articles}</section>"
-    )
-
-
-def _finding_article(finding: Finding, sources: SourceLines) -> str:
-    search = " ".join(
-        [finding.path, finding.code, finding.category, finding.severity, finding.api, finding.message, finding.suggestion]
-    ).lower()
-    tags = []
-    if finding.fix is not None:
-        tags.append(
-            f'<span class="tag fix">{"auto-fix" if finding.fix.safe else "fix (check)"}</span>'
-        )
-    if finding.confidence != "exact":
-        tags.append(f'<span class="tag confidence" title="how sure the finding is">{escape(finding.confidence)}</span>')
-    suggestion = (
-        f'<p class="suggestion"><span class="label">Suggestion</span> {escape(finding.suggestion)}</p>'
-        if finding.suggestion
-        else ""
-    )
-    doc = (
-        f'<a class="doc" href="{escape(finding.doc_url)}" rel="noopener noreferrer" target="_blank">Documentation ↗</a>'
-        if _is_web_link(finding.doc_url)
-        else ""
-    )
-    fix_title = (
-        f'<p class="fix-title"><span class="label">Fix</span> {escape(finding.fix.title)}</p>' if finding.fix is not None else ""
-    )
-    return (
-        f'<article class="finding sev-{finding.severity}" data-category="{finding.category}" '
-        f'data-severity="{finding.severity}" data-code="{escape(finding.code)}" data-search="{escape(search)}">'
-        '<div class="finding-head">'
-        f'<span class="badge sev-{finding.severity}">{finding.severity}</span>'
-        f'<span class="code">{escape(finding.code)}</span>'
-        f'<span class="chip cat-{finding.category}">{finding.category}</span>'
-        f'<span class="location">{escape(finding.path)}:{finding.line}:{finding.column}</span>'
-        f'<code class="api">{escape(finding.api)}</code>{"".join(tags)}</div>'
-        f'<p class="message">{escape(finding.message)}</p>{suggestion}{fix_title}'
-        f"{_excerpt(finding, sources)}{doc}</article>"
-    )
-
-
-def _is_web_link(url: str) -> bool:
-    return urlsplit(url).scheme in ("http", "https") if url else False
-
-
-def _excerpt(finding: Finding, sources: SourceLines) -> str:
-    lines = sources.lines(finding.path)
-    if not lines or finding.line > len(lines):
-        return ""
-    first = max(1, finding.line - CONTEXT_LINES)
-    last = min(len(lines), max(finding.end_line, finding.line) + CONTEXT_LINES)
-    # Blank neighbours at the edges show nothing; the flagged lines always stay.
-    while first < finding.line and not lines[first - 1].strip():
-        first += 1
-    while last > finding.end_line and not lines[last - 1].strip():
-        last -= 1
-    rows = []
-    for number in range(first, last + 1):
-        text = lines[number - 1]
-        flagged = finding.line <= number <= finding.end_line
-        rows.append(
-            f'<tr class="{"flagged" if flagged else "context"}"><td class="ln">{number}</td>'
-            f"<td class=\"src\">{_marked(text, number, finding) if flagged else escape(text)}</td></tr>"
-        )
-    return f'<table class="excerpt">{"".join(rows)}</table>'
-
-
-def _marked(text: str, number: int, finding: Finding) -> str:
-    # A continuation line is marked from its first character, not from its indentation.
-    start = finding.column - 1 if number == finding.line else len(text) - len(text.lstrip())
-    end = finding.end_column - 1 if number == finding.end_line else len(text)
-    start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
-    if end <= start:
-        return escape(text)
-    return f"{escape(text[:start])}<mark>{escape(text[start:end])}</mark>{escape(text[end:])}"
 
 
 def _errors_section(result: ScanResult) -> str:

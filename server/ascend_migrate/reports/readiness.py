@@ -85,3 +85,14 @@ def readiness(result: ScanResult, sources: SourceLines) -> tuple[list[Readiness]
         "", score(effort, code_lines), code_lines, effort, len(result.findings), sum(item.blockers for item in files)
     )
     return files, overall
+
+
+def grade(score: int) -> str:
+    """The CSS class the reports colour a score with."""
+    if score >= 90:
+        return "grade-good"
+    if score >= 70:
+        return "grade-fair"
+    if score >= 40:
+        return "grade-poor"
+    return "grade-bad"

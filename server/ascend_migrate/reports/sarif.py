@@ -19,8 +19,8 @@ from ascend_migrate import __version__
 from ascend_migrate.analysis.codes import CODES
 from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, Finding
 from ascend_migrate.reports import ReportOptions
-from ascend_migrate.reports.labels import CATEGORY_MEANINGS, code_help_uri, project_url
 from ascend_migrate.reports.fix_edits import FixEdits
+from ascend_migrate.reports.labels import CATEGORY_MEANINGS, code_help_uri, project_url
 from ascend_migrate.reports.output import write_text
 from ascend_migrate.reports.sources import SourceLines
 from ascend_migrate.workspace import ScanResult
