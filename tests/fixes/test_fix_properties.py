@@ -9,7 +9,6 @@ nothing. FIXES_PROPERTY_EXAMPLES raises the example counts (the CI fuzz stage do
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.fixes import apply_edits, fix_all
 from ascend_migrate.fixes.suppression import suppressed_lines
+from ascend_migrate.fixes.syntax import parse
 from ascend_migrate.fixes.text import NEWLINE
 
 EXAMPLES = int(os.environ.get("FIXES_PROPERTY_EXAMPLES", "60"))
@@ -134,7 +134,7 @@ parts_strategy = st.lists(
 def check_properties(source: str, unsafe: bool) -> None:
     findings = findings_for(source)
     result = fix_all(source, findings, unsafe=unsafe)
-    ast.parse(result.text)
+    parse(result.text)
     unexpected = [(skip.finding.line, skip.reason) for skip in result.skipped if not skip.reason.startswith(("unsafe fix", "line ", "nothing to change"))]
     assert unexpected == []  # no fix broke the code, clashed or failed to fit
     applied_lines = {finding.line for finding in result.applied}
@@ -162,13 +162,13 @@ def test_fix_all_properties_over_generated_scripts(parts, newline, unsafe):
 @given(prefix=hypothesmith.from_grammar(), parts=parts_strategy)
 def test_fix_all_properties_after_arbitrary_python(prefix, parts):
     try:
-        ast.parse(prefix)
+        parse(prefix)
     except (SyntaxError, ValueError):
         assume(False)
     assume("\r" not in prefix and "\f" not in prefix and "\\\n" not in prefix)
     source = prefix.rstrip("\n") + "\n" + _program(parts, "\n")
     try:
-        ast.parse(source)
+        parse(source)
     except SyntaxError:
         assume(False)  # the prefix ended in a way that glues to the next line
     check_properties(source, unsafe=True)
@@ -205,14 +205,14 @@ def test_engine_findings_fixed_twice_change_nothing(prefix, statements, target):
 
     source = prefix.rstrip("\n") + "\n" + "\n".join(["import torch", *statements]) + "\n"
     try:
-        ast.parse(source)
+        parse(source)
     except (SyntaxError, ValueError):
         assume(False)
     settings_for_target = Settings(target=target)
     text = source
     for _ in range(4):
         result = fix_all(text, analyze_file(text, "generated.py", settings_for_target).findings, unsafe=True)
-        ast.parse(result.text)
+        parse(result.text)
         assert [skip.reason for skip in result.skipped if "would not parse" in skip.reason] == []
         if not result.changed:
             break
