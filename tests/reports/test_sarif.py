@@ -176,3 +176,23 @@ def test_sarif_goes_to_stdout_without_output(sample_result, capsys):
     writer("sarif")(sample_result, None, ReportOptions())
     log = json.loads(capsys.readouterr().out)
     assert len(log["runs"][0]["results"]) == len(sample_result.findings)
+
+
+def test_sources_not_kept_are_read_from_where_the_relative_paths_start(tmp_path, monkeypatch):
+    """A workspace scan in the language server makes paths relative to the workspace root, not the working directory."""
+    from report_samples import MODEL_SOURCE
+
+    project = tmp_path / "workspace"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "train.py").write_text(TRAIN_SOURCE, encoding="utf-8")
+    (project / "src" / "model.py").write_text(MODEL_SOURCE, encoding="utf-8")
+    (tmp_path / "server").mkdir()
+    monkeypatch.chdir(tmp_path / "server")
+    result = build_result(root=project)
+    result.sources = {}
+    run = document(result)["runs"][0]
+    assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": project.as_uri() + "/"}}
+    (nonzero,) = results_by_code({"runs": [run]})["NPU401"]
+    assert nonzero["locations"][0]["physicalLocation"]["region"]["snippet"] == {"text": "torch.nonzero"}
+    monkeypatch.chdir(project)
+    assert document(result)["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.as_uri() + "/"

@@ -43,9 +43,9 @@ def write(result: ScanResult, output: Path | None, options: ReportOptions) -> No
 
 
 def document(result: ScanResult, source_root: Path | None = None) -> dict[str, Any]:
-    """The SARIF log. `source_root` is what relative finding paths are relative to (default: the working directory)."""
-    root = (source_root or Path.cwd()).resolve()
+    """The SARIF log. `source_root` is what relative finding paths are relative to (default: `base_directory`)."""
     sources = SourceLines(result)
+    root = (source_root or sources.base).resolve()
     fingerprints = _fingerprints(result.findings, sources)
     fix_edits = FixEdits(sources)
     run: dict[str, Any] = {

@@ -11,15 +11,33 @@ from ascend_migrate.workspace import ScanResult, read_source
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-class SourceLines:
-    """Each scanned file's lines: from `ScanResult.sources` when the scan kept them, else read again from disk.
+def base_directory(result: ScanResult) -> Path:
+    """The directory the relative paths of the findings start from.
 
-    Paths in findings are relative to the working directory of the scan (or absolute), so reading them again
-    works for the CLI. A file that cannot be read any more gives no lines; reports then leave out what needs them.
+    The CLI scans with paths relative to the working directory; the language server's workspace scan makes
+    them relative to the workspace root (`ScanResult.root`), whatever the server's working directory is. The
+    scan does not record which, so the first relative path that exists under one of the two decides.
+    """
+    working = Path.cwd()
+    for path in dict.fromkeys(finding.path for finding in result.findings):
+        if Path(path).is_absolute():
+            continue
+        if (working / path).is_file():
+            return working
+        if (result.root / path).is_file():
+            return result.root
+    return working
+
+
+class SourceLines:
+    """Each scanned file's lines: from `ScanResult.sources` when the scan kept them, else read again from disk
+    (relative paths from `base_directory`). A file that cannot be read any more gives no lines; reports then
+    leave out what needs them.
     """
 
     def __init__(self, result: ScanResult) -> None:
         self._sources = result.sources
+        self.base = base_directory(result)
         self._texts: dict[str, str | None] = {}
         self._lines: dict[str, list[str] | None] = {}
 
@@ -28,7 +46,7 @@ class SourceLines:
             text = self._sources.get(path)
             if text is None:
                 try:
-                    text = read_source(Path(path))
+                    text = read_source(self.base / path)
                 except (OSError, ValueError):
                     text = None
             self._texts[path] = text
