@@ -222,3 +222,12 @@ def test_side_by_side_runs_are_folded_into_the_entries_they_checked(knowledge_ba
     assert outcomes["agree"] > 300 and outcomes["differ"] + outcomes["error"] > 0
     (squeeze,) = names(knowledge_base, "torch.squeeze", "2.10")
     assert squeeze.note.startswith("Fails when run side by side on the CPU (torch 2.13.0+cpu, mindspore 2.10.0)")
+
+
+def test_unnamed_renames_are_named_from_the_real_signatures(knowledge_base) -> None:
+    """The doc says only "the parameter names are inconsistent"; torch 2.13.0 and mindspore 2.10.0 say which."""
+    (glu,) = names(knowledge_base, "torch.nn.functional.glu", "2.10")
+    assert [(p.source, p.target, p.change) for p in glu.parameters] == [("input", "x", "renamed"), ("dim", "axis", "renamed")]
+    assert glu.fix == "safe" and "a keyword call on the CPU refused torch's name" in glu.verified
+    (argsort,) = [e for e in knowledge_base.view("mindspore", "2.8", "2.10").by_method["argsort"] if e.receiver == "tensor"]
+    assert argsort.parameters == ()  # MindSpore accepts dim= too: no rename is claimed

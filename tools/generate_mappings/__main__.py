@@ -13,6 +13,7 @@ from tools.generate_mappings.emit import dump_table
 from tools.generate_mappings.existing import hand_written_apis
 from tools.generate_mappings.numeric import NumericRecord
 from tools.generate_mappings.parameters import ParameterIndex
+from tools.generate_mappings.signatures import Signatures
 from tools.generate_mappings.sources import (
     DEFAULT_REFERENCE, read_general_parameters, read_mapping, read_parameters, read_resolution,
 )
@@ -62,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     hand_written = hand_written_apis(arguments.mappings)
 
     outcome = pytorch.build(master, legacy, ParameterIndex(read_parameters(reference / "pytorch_param_diffs.csv", "torch")),
-                            target_resolution, source_resolution, hand_written, NumericRecord.read(arguments.mappings))
+                            target_resolution, source_resolution, hand_written, NumericRecord.read(arguments.mappings),
+                            Signatures.read())
     covered = len({entry["api"] for entry in outcome.entries}) + len(outcome.skipped)
     dump_table(
         arguments.mappings / "pytorch_mindspore.yaml", "pytorch_mindspore",

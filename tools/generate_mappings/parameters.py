@@ -110,3 +110,19 @@ def is_pure_rename(parameters: list[dict]) -> bool:
         and str(parameter.get("target", "")).isidentifier()
         for parameter in parameters
     )
+
+
+# torch keywords no MindSpore API has (the general keyword table covers them), left out before lining up.
+GENERAL_KEYWORDS = frozenset({"out", "layout", "device", "requires_grad", "pin_memory", "memory_format", "inplace"})
+
+
+def renames_from_signatures(source: list[str], target: list[str], method: bool) -> list[tuple[str, str]] | None:
+    """The keyword renames two real signatures show, when their parameters line up one to one; None when
+    they do not (a different count means more than names differ, and that needs a person)."""
+    source = [name for name in source if name not in GENERAL_KEYWORDS and not name.startswith("_")]
+    target = [name for name in target if not name.startswith("_")]
+    if method and target[:1] == ["input"] and source[:1] != ["input"]:
+        target = target[1:]  # MindSpore documents some tensor methods with the tensor as `input`
+    if not source or len(source) != len(target):
+        return None
+    return [(old, new) for old, new in zip(source, target) if old != new]

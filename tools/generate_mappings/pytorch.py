@@ -11,7 +11,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tools.generate_mappings import corrections
+from ascend_migrate.kb.versions import parse_range, parse_version
 from tools.generate_mappings.numeric import NumericRecord
+from tools.generate_mappings.signatures import Signatures
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
 from tools.generate_mappings.sources import BRANCHES, PYTORCH_TABLE_PATH, MappingRow
@@ -45,6 +47,7 @@ def build(
     source_resolution: dict[str, str],
     hand_written: dict[tuple[str, str], str],
     numeric: NumericRecord | None = None,
+    signatures: Signatures | None = None,
 ) -> Outcome:
     outcome = Outcome()
     groups: dict[tuple[str, str], list[MappingRow]] = defaultdict(list)
@@ -68,7 +71,8 @@ def build(
             target_range = MINT_RANGE
         else:
             target_range = LEGACY_RANGE if api in in_master else "*"
-        entry = _entry(api, primary, alternatives, target_range, parameters, target_resolution, source_resolution, outcome)
+        entry = _entry(api, primary, alternatives, target_range, parameters, target_resolution, source_resolution, outcome,
+                       signatures)
         outcome.entries.append(entry)
         if numeric is not None and numeric.apply(entry):
             outcome.corrections.append(f"{api}: {entry['target']} disagrees when run → ms-differs ({branch})")
@@ -79,6 +83,10 @@ def build(
                 numeric.apply(outcome.entries[-1])
             outcome.corrections.append(f"{api}: {replacement.target} from MindSpore {replacement.since} ({branch})")
     return outcome
+
+
+def _contains(target_range: str, version: str) -> bool:
+    return parse_range(target_range).contains(parse_version(version))
 
 
 def _replacement_entry(entry: dict, replacement: corrections.Replacement) -> dict:
@@ -107,7 +115,8 @@ def _choose(rows: list[MappingRow]) -> tuple[MappingRow, list[MappingRow]]:
     return ranked[0], ranked[1:]
 
 
-def _entry(api, row, alternatives, target_range, parameters, target_resolution, source_resolution, outcome) -> dict:
+def _entry(api, row, alternatives, target_range, parameters, target_resolution, source_resolution, outcome,
+           signatures=None) -> dict:
     entry: dict = {"api": api}
     for prefix, receiver in METHOD_RECEIVERS.items():
         if api.startswith(prefix):
@@ -138,14 +147,23 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
         outcome.corrections.append(f"{api} → {row.mindspore_api}: target_versions {target_range} ({row.branch})")
     entry["target_versions"] = target_range
     parameter_list: list[dict] = []
+    checked_signatures = ""
     if keyword_renames:
         parameter_list = [{"source": source, "target": target, "change": "renamed"} for source, target in keyword_renames[0]]
         entry["fix"] = "safe"
     elif not consistent:
         found, shared_with = parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
         parameter_list = parameter_entries(found, api)
+        if (not parameter_list and signatures is not None and api not in corrections.SIGNATURE_MISREADS
+                and _contains(target_range, signatures.mindspore)):
+            parameter_list, read = signatures.renames(api, row.mindspore_api, entry.get("match") == "method")
+            if read:
+                checked_signatures = read
         safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
                 and is_pure_rename(parameter_list))
+        # Renames read from signatures are a safe fix once a call has confirmed them.
+        safe = safe or (bool(checked_signatures) and api in corrections.SIGNATURE_CALLS_CHECKED
+                        and is_pure_rename(parameter_list))
         entry["fix"] = "safe" if safe else "unsafe"
         if not_a_rename:
             notes.append(not_a_rename)
@@ -154,6 +172,8 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
             notes.append(difference_text(row))
         if shared_with and parameter_list:
             notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
+        if checked_signatures:
+            notes.append(f"The renamed parameters are read from the signatures ({checked_signatures}).")
     else:
         entry["fix"] = "safe"
     for alternative in alternatives:
@@ -169,6 +189,10 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
         entry["provenance"] = BRANCHES[row.branch].provenance(LEGACY_CSV, PYTORCH_TABLE_PATH)
     entry["verified"] = (keyword_renames[1] if keyword_renames else corrections.VERIFIED.get((api, row.branch))) or _verified(
         api, row, target_resolution, source_resolution)
+    if checked_signatures:
+        entry["verified"] += f"; parameter names read from the signatures in {checked_signatures}"
+        if api in corrections.SIGNATURE_CALLS_CHECKED:
+            entry["verified"] += "; a keyword call on the CPU refused torch's name and ran with MindSpore's"
     return entry
 
 
