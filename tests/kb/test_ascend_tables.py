@@ -183,9 +183,16 @@ def test_an_api_unsupported_in_all_four_tables_spans_2_1_to_2_8(entries):
 
 
 def test_chinese_restriction_notes_are_kept_as_written(entries):
-    entry = only(entries["npu_unsupported"], api="torch.utils.data.DataLoader", code="NPU202")
+    entry = only(entries["npu_unsupported"], api="torch.utils.data.DataLoader", code="NPU204")
     assert "不支持多进程加载NPU数据，num_workers仅支持0" in entry.note
     assert str(entry.source_versions) == ">=2.6,<2.9"
+    assert entry.severity == "info"  # it forbids something; a dtype-only note is a hint
+
+
+def test_restriction_notes_are_npu204_hints_or_infos_never_warnings(entries):
+    restrictions = [entry for entry in entries["npu_unsupported"] if entry.code == "NPU204"]
+    assert len(restrictions) == 267
+    assert {entry.severity for entry in restrictions} == {"hint", "info"}
 
 
 def test_restriction_notes_only_older_tables_have_keep_their_versions(entries):

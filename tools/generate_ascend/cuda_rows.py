@@ -251,17 +251,18 @@ def _caveat(book: Book, row: Row, tables: VersionTables) -> None:
 
 def add_restriction(book: Book, api: str, restriction: str, tables: VersionTables, row: Row | None,
                     extra_source: str = "") -> None:
-    """A 'supported with restriction' note of the PyTorch tables: NPU202 for the versions that carry it."""
+    """A 'supported with restriction' note of the PyTorch tables: NPU204 for the versions that carry it."""
     match, receiver = api_shape(api)
     for versions in tables.restriction_range(api, restriction) or [">=2.8,<2.9"]:
         draft = book.entry("npu_unsupported", api=api, match=match, receiver=receiver, category="npu-unsupported",
-                           code="NPU202", severity=restriction_severity(restriction), source_versions=versions)
+                           code="NPU204", severity=restriction_severity(restriction), source_versions=versions)
         draft.absorb(row, note=restriction_note(restriction), source=extra_source)
 
 
 # A restriction note that forbids or requires something ("不支持" not supported, "仅" only, "需"/"必须" must,
-# "高危" high-risk) is a warning; a note that only informs (dtype lists, "may fall back to the CPU", a
-# configuration tip) is info.
+# "高危" high-risk) is info; a note that only informs (dtype lists, "may fall back to the CPU", a configuration
+# tip) is a hint. Neither is a warning: most restrictions concern arguments or dtypes a given call does not use,
+# and a warning on every `x.to(...)` of a project buries the findings that need work (lead's review).
 _LIMITING_WORDS = ("不支持", "仅", "只支持", "不可", "禁止", "需", "必须", "要保持", "高危", "not supported", "only")
 
 
@@ -280,7 +281,7 @@ def restriction_note(restriction: str) -> str:
 
 
 def restriction_severity(restriction: str) -> str:
-    return "warning" if any(word in restriction for word in _LIMITING_WORDS) else "info"
+    return "info" if any(word in restriction for word in _LIMITING_WORDS) else "hint"
 
 
 def api_shape(api: str) -> tuple[str, str]:

@@ -40,6 +40,7 @@ _TABLE = (
     CodeInfo("NPU201", "npu-unsupported", "npu-unsupported-api", "Not supported on Ascend NPU."),
     CodeInfo("NPU202", "npu-unsupported", "npu-caveat", "Works differently on Ascend NPU and needs a manual change."),
     CodeInfo("NPU203", "npu-unsupported", "cuda-backend-switch", "A cuDNN/CUDA backend switch with no effect or another meaning on NPU."),
+    CodeInfo("NPU204", "npu-unsupported", "npu-restriction", "Supported on NPU with restrictions (dtypes, argument values, products); check the note."),
     CodeInfo("NPU301", "npu-affinity", "npu-affine-api", "An NPU-affine (fused, faster) replacement exists."),
     CodeInfo("NPU302", "npu-affinity", "npu-affine-pattern", "This code shape has an NPU fused operator."),
     CodeInfo("NPU401", "npu-dynamic-shape", "data-dependent-shape", "The output shape depends on the data, which slows or breaks NPU graph compilation."),
