@@ -123,3 +123,15 @@ def test_a_name_listed_in_all_is_used():
     source = "import amp_C\n__all__ = ['amp_C']\n"
     import_only = Fix("Remove `import amp_C`", True, remove_imports=("amp_C",))
     assert edits_for(import_only, source) == []
+
+
+def test_the_import_goes_above_module_level_code_that_needs_it():
+    source = "import torch\ntorch.cuda.set_device(0)\nimport torch.nn as nn\n"
+    assert fixed(source, "torch.cuda", "torch.npu", add_imports=("import torch_npu",)) == (
+        "import torch\nimport torch_npu\ntorch.npu.set_device(0)\nimport torch.nn as nn\n"
+    )
+
+
+def test_a_fix_on_the_first_line_gets_its_import_above_it():
+    source = "import torch; torch.cuda.init()\n"
+    assert fixed(source, "torch.cuda", "torch.npu", add_imports=("import torch_npu",)) == "import torch_npu\nimport torch; torch.npu.init()\n"

@@ -87,7 +87,7 @@ def edits_for(fix: Fix, source: str) -> list[TextEdit]:
     edits = code_edits(fix, source, context.index)
     if not edits and not is_import_only(fix):
         return []
-    return _with_imports(context, edits, [fix])
+    return _with_imports(context, [edits], [fix])
 
 
 def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> FixResult:
@@ -249,10 +249,8 @@ def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[
 
 
 def _assemble(context: _Context, planned: Sequence[_Planned]) -> tuple[str, list[TextEdit]] | None:
-    edits = [edit for plan in planned for edit in plan.edits]
-    fixes = [plan.fix for plan in planned]
     try:
-        all_edits = _with_imports(context, edits, fixes)
+        all_edits = _with_imports(context, [plan.edits for plan in planned], [plan.fix for plan in planned])
         text = apply_edits(context.source, all_edits)
         parse(text)
     except (SyntaxError, FixError, OverlappingEditsError):
@@ -260,14 +258,21 @@ def _assemble(context: _Context, planned: Sequence[_Planned]) -> tuple[str, list
     return text, all_edits
 
 
-def _with_imports(context: _Context, edits: list[TextEdit], fixes: Sequence[Fix]) -> list[TextEdit]:
-    """`edits` plus the import insertions and removals the fixes ask for (removals that would touch an
+def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]], fixes: Sequence[Fix]) -> list[TextEdit]:
+    """The fixes' edits plus the import insertions and removals they ask for (removals that would touch an
     edited span or a suppressed line are left out)."""
+    edits = [edit for fix_edits in edits_by_fix for edit in fix_edits]
     add = [statement for fix in fixes for statement in fix.add_imports]
     remove = [name for fix in fixes for name in fix.remove_imports]
     result = list(edits)
     if add:
-        result.extend(add_import_edits(context.source, context.tree, add, context.index, context.imports))
+        first_use: dict[str, int] = {}
+        for fix, fix_edits in zip(fixes, edits_by_fix):
+            if fix_edits:
+                line = min(edit.line for edit in fix_edits)
+                for statement in fix.add_imports:
+                    first_use[statement] = min(first_use.get(statement, line), line)
+        result.extend(add_import_edits(context.source, context.tree, add, context.index, context.imports, first_use))
     if remove:
         try:
             fixed_tree = parse(apply_edits(context.source, edits))

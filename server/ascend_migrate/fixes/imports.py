@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import libcst
@@ -114,9 +114,19 @@ def _import_order(statement: str) -> tuple[int, str]:
 
 
 def add_import_edits(
-    source: str, tree: ast.Module, statements: Iterable[str], index: LineIndex | None = None, imports: ModuleImports | None = None
+    source: str,
+    tree: ast.Module,
+    statements: Iterable[str],
+    index: LineIndex | None = None,
+    imports: ModuleImports | None = None,
+    first_use: Mapping[str, int] | None = None,
 ) -> list[TextEdit]:
-    """Edits that add each statement not yet satisfied by a module-level import, grouped by insertion point."""
+    """Edits that add each statement not yet satisfied by a module-level import, grouped by insertion point.
+
+    `first_use` gives, per statement, the first line whose fixed code needs it: the import goes above it,
+    so that module-level code (`torch.npu.set_device(0)` between two imports) finds it already run.
+    """
+    first_use = first_use or {}
     index = index or LineIndex(source)
     bound = dict((imports or ModuleImports(tree)).bound)
     by_anchor: dict[tuple[int, int], list[str]] = {}
@@ -131,7 +141,8 @@ def add_import_edits(
         for name, target in needed:
             bound[name] = target
         module = node.names[0].name if isinstance(node, ast.Import) else node.module or ""
-        by_anchor.setdefault(_insertion_point(tree, index, family_of(module)), []).append(statement)
+        point = _insertion_point(tree, index, family_of(module), first_use.get(statement, index.line_count + 1))
+        by_anchor.setdefault(point, []).append(statement)
     newline = newline_of(source)
     edits = []
     for (line, column), group in by_anchor.items():
@@ -144,10 +155,11 @@ def add_import_edits(
     return edits
 
 
-def _insertion_point(tree: ast.Module, index: LineIndex, family: str) -> tuple[int, int]:
+def _insertion_point(tree: ast.Module, index: LineIndex, family: str, before_line: int) -> tuple[int, int]:
     """Where an import of `family` goes: after the family's last top-level import, else after the leading
-    imports, else after the docstring and `__future__` imports, else before the first statement."""
-    body = tree.body
+    imports, else after the docstring and `__future__` imports, else before the first statement; always
+    above `before_line`."""
+    body = [statement for statement in tree.body if (statement.end_lineno or statement.lineno) < before_line]
     anchor: ast.stmt | None = None
     for statement in body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)) and family_of(_module_of(statement)) == family:
@@ -160,8 +172,8 @@ def _insertion_point(tree: ast.Module, index: LineIndex, family: str) -> tuple[i
             else:
                 break
     if anchor is None:
-        if body:
-            return body[0].lineno, 1
+        if tree.body:
+            return tree.body[0].lineno, 1
         return _after_line(index, index.line_count)
     return _after_line(index, anchor.end_lineno or anchor.lineno)
 
