@@ -64,6 +64,8 @@ def parameter_entries(rows: list[ParameterRow], source_label: str) -> list[dict]
         change = change_of(row.flags)
         if change is None:
             continue
+        if row.kind == "output":
+            change = "meaning"  # an output is no argument: nothing a call could rename, drop or add
         source = row.source_parameter or None
         target = row.mindspore_parameter or None
         if change == "removed":
