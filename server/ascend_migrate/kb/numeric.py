@@ -278,9 +278,13 @@ class _Runner:
                 else:
                     mindspore_result = mindspore_callable(*mindspore_arguments)
                 actual = self._flatten(mindspore_result, "mindspore")  # kernels run lazily: errors surface here
+                expected = self._flatten(torch_result, "torch")
+                if method and torch_callable.endswith("_"):  # an in-place method must also change its receiver
+                    actual += self._flatten(mindspore_arguments[0], "mindspore")
+                    expected += self._flatten(torch_arguments[0], "torch")
             except Exception as error:
                 return _refusal(error, description)
-            outcome, detail, difference = self._compare(self._flatten(torch_result, "torch"), actual)
+            outcome, detail, difference = self._compare(expected, actual)
             return outcome, detail, description, difference
         return "skipped", "no probe call fits the torch signature", "", None
 
