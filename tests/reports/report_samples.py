@@ -197,14 +197,15 @@ def validator_environment() -> dict[str, str]:
 PROJECT = Path(__file__).resolve().with_name("projects") / "trainer"
 
 
-def scan_project(target: str, format_name: str, output: Path, project: Path = PROJECT) -> int:
-    """`ascend-migrate scan . --target T --format F --output O` run in-process from inside `project`."""
+def scan_project(target: str, format_name: str, output: Path, *extra: str, project: Path = PROJECT) -> int:
+    """`ascend-migrate scan . --target T --format F --output O [EXTRA...]` run in-process from inside `project`."""
     from ascend_migrate.cli import main
 
     previous = Path.cwd()
     os.chdir(project)
     try:
-        return main(["scan", ".", "--target", target, "--format", format_name, "--output", str(output), "--no-progress"])
+        arguments = ["scan", ".", "--target", target, "--format", format_name, "--output", str(output), "--no-progress"]
+        return main([*arguments, *extra])
     finally:
         os.chdir(previous)
 

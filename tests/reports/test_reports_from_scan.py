@@ -76,6 +76,13 @@ def test_each_ascend_file_holds_the_findings_of_its_categories(reports, target):
         assert len(rows) == expected, ascend_file.name
 
 
+def test_bom_from_the_command_line_prefixes_every_csv_file(reports, tmp_path):
+    assert scan_project("npu", "csv", tmp_path, "--bom") in (0, 1)
+    for path in sorted(reports["npu"]["csv"].iterdir()):
+        assert (tmp_path / path.name).read_bytes() == b"\xef\xbb\xbf" + path.read_bytes()
+    assert "数据增强" in (tmp_path / "findings.csv").read_text(encoding="utf-8-sig")
+
+
 def test_the_npu_route_fills_the_tools_unsupported_and_cuda_files(reports):
     unsupported = csv_rows(reports["npu"]["csv"] / "unsupported_api.csv")
     assert ("train.py", "27", "torch.backends.cudnn.benchmark") in {(r["File"], r["Start Line"], r["OP"]) for r in unsupported}
