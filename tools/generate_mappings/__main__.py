@@ -62,9 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     source_resolution = json.loads(SOURCE_RESOLUTION.read_text(encoding="utf-8")) if SOURCE_RESOLUTION.exists() else {}
     hand_written = hand_written_apis(arguments.mappings)
 
-    outcome = pytorch.build(master, legacy, ParameterIndex(read_parameters(reference / "pytorch_param_diffs.csv", "torch")),
-                            target_resolution, source_resolution, hand_written, NumericRecord.read(arguments.mappings),
-                            Signatures.read())
+    lookups = pytorch.Lookups(
+        parameters=ParameterIndex(read_parameters(reference / "pytorch_param_diffs.csv", "torch")),
+        target_resolution=target_resolution,
+        source_resolution=source_resolution,
+        numeric=NumericRecord.read(arguments.mappings),
+        signatures=Signatures.read(),
+    )
+    outcome = pytorch.build(master, legacy, lookups, hand_written)
     covered = len({entry["api"] for entry in outcome.entries}) + len(outcome.skipped)
     dump_table(
         arguments.mappings / "pytorch_mindspore.yaml", "pytorch_mindspore",

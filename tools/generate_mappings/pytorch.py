@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tools.generate_mappings import corrections
 from ascend_migrate.kb.versions import parse_range, parse_version
-from tools.generate_mappings.numeric import NumericRecord
-from tools.generate_mappings.signatures import Signatures
+from tools.generate_mappings import corrections
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
+from tools.generate_mappings.numeric import NumericRecord
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
+from tools.generate_mappings.signatures import Signatures
 from tools.generate_mappings.sources import BRANCHES, PYTORCH_TABLE_PATH, MappingRow
 
 MASTER, LEGACY = "master", "r2.4.10"
@@ -39,16 +39,19 @@ def file_provenance() -> str:
     return BRANCHES[MASTER].provenance(MASTER_CSV, PYTORCH_TABLE_PATH)
 
 
-def build(
-    master_rows: list[MappingRow],
-    legacy_rows: list[MappingRow],
-    parameters: ParameterIndex,
-    target_resolution: dict[str, bool],
-    source_resolution: dict[str, str],
-    hand_written: dict[tuple[str, str], str],
-    numeric: NumericRecord | None = None,
-    signatures: Signatures | None = None,
-) -> Outcome:
+@dataclass(frozen=True)
+class Lookups:
+    """Everything an entry is checked against besides its own row."""
+
+    parameters: ParameterIndex
+    target_resolution: dict[str, bool]  # MindSpore name → resolves in mindspore 2.10.0
+    source_resolution: dict[str, str]  # torch name → how it resolved in the installed torch/torchvision
+    numeric: NumericRecord | None = None
+    signatures: Signatures | None = None
+
+
+def build(master_rows: list[MappingRow], legacy_rows: list[MappingRow], lookups: Lookups,
+          hand_written: dict[tuple[str, str], str]) -> Outcome:
     outcome = Outcome()
     groups: dict[tuple[str, str], list[MappingRow]] = defaultdict(list)
     for row in master_rows + legacy_rows:
@@ -65,22 +68,20 @@ def build(
         if table is not None:
             outcome.skipped[api] = table
             continue
-        rows = groups[(api, branch)]
-        primary, alternatives = _choose(rows)
+        primary, alternatives = _choose(groups[(api, branch)])
         if branch == MASTER:
             target_range = MINT_RANGE
         else:
             target_range = LEGACY_RANGE if api in in_master else "*"
-        entry = _entry(api, primary, alternatives, target_range, parameters, target_resolution, source_resolution, outcome,
-                       signatures)
+        entry = _entry(api, primary, alternatives, target_range, lookups, outcome)
         outcome.entries.append(entry)
-        if numeric is not None and numeric.apply(entry):
+        if lookups.numeric is not None and lookups.numeric.apply(entry):
             outcome.corrections.append(f"{api}: {entry['target']} disagrees when run → ms-differs ({branch})")
         replacement = corrections.CHECKED_REPLACEMENTS.get((api, branch))
         if replacement is not None:
             outcome.entries.append(_replacement_entry(entry, replacement))
-            if numeric is not None:
-                numeric.apply(outcome.entries[-1])
+            if lookups.numeric is not None:
+                lookups.numeric.apply(outcome.entries[-1])
             outcome.corrections.append(f"{api}: {replacement.target} from MindSpore {replacement.since} ({branch})")
     return outcome
 
@@ -115,8 +116,8 @@ def _choose(rows: list[MappingRow]) -> tuple[MappingRow, list[MappingRow]]:
     return ranked[0], ranked[1:]
 
 
-def _entry(api, row, alternatives, target_range, parameters, target_resolution, source_resolution, outcome,
-           signatures=None) -> dict:
+def _entry(api: str, row: MappingRow, alternatives: list[MappingRow], target_range: str, lookups: Lookups,
+           outcome: Outcome) -> dict:
     entry: dict = {"api": api}
     for prefix, receiver in METHOD_RECEIVERS.items():
         if api.startswith(prefix):
@@ -126,17 +127,7 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
     _, spelling_note = corrections.correct_source(row.source_api)
     if spelling_note:
         notes.append(spelling_note)
-    not_a_rename = corrections.NOT_A_RENAME.get((api, row.branch))
-    false_difference = corrections.FALSE_DIFFERENCES.get((api, row.branch))
-    if false_difference:
-        notes.append(false_difference)
-        outcome.corrections.append(f"{api}: the doc's only difference is false → ms-equivalent ({row.branch})")
-    keyword_renames = corrections.CHECKED_KEYWORD_RENAMES.get((api, row.branch))
-    consistent = (row.category == "consistent" or false_difference is not None) and not not_a_rename
-    if keyword_renames:
-        consistent = False
-        notes.append("correction: the doc calls this consistent, but MindSpore's method has other keyword names")
-        outcome.corrections.append(f"{api}: keyword renames found by running mindspore 2.10.0 ({row.branch})")
+    consistent = _is_consistent(api, row, notes, outcome)
     entry["category"] = "ms-equivalent" if consistent else "ms-differs"
     if consistent and entry.get("receiver") == "tensor":
         entry["code"] = "MS105"
@@ -146,66 +137,89 @@ def _entry(api, row, alternatives, target_range, parameters, target_resolution, 
         notes.append(f"{row.mindspore_api} is gone from mindspore 2.10.0; this entry covers releases before 2.5 only.")
         outcome.corrections.append(f"{api} → {row.mindspore_api}: target_versions {target_range} ({row.branch})")
     entry["target_versions"] = target_range
-    parameter_list: list[dict] = []
-    checked_signatures = ""
-    if keyword_renames:
-        parameter_list = [{"source": source, "target": target, "change": "renamed"} for source, target in keyword_renames[0]]
-        entry["fix"] = "safe"
-    elif not consistent:
-        found, shared_with = parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
-        parameter_list = parameter_entries(found, api)
-        if (not parameter_list and signatures is not None and api not in corrections.SIGNATURE_MISREADS
-                and _contains(target_range, signatures.mindspore)):
-            parameter_list, read = signatures.renames(api, row.mindspore_api, entry.get("match") == "method")
-            if read:
-                checked_signatures = read
-        safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
-                and is_pure_rename(parameter_list))
-        # Renames read from signatures are a safe fix once a call has confirmed them.
-        safe = safe or (bool(checked_signatures) and api in corrections.SIGNATURE_CALLS_CHECKED
-                        and is_pure_rename(parameter_list))
-        entry["fix"] = "safe" if safe else "unsafe"
-        if not_a_rename:
-            notes.append(not_a_rename)
-            outcome.corrections.append(f"{api}: consistent → ms-differs, unsafe ({row.branch})")
-        else:
-            notes.append(difference_text(row))
-        if shared_with and parameter_list:
-            notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
-        if checked_signatures:
-            notes.append(f"The renamed parameters are read from the signatures ({checked_signatures}).")
-    else:
+    checked_signatures = "" if consistent else _differences(entry, row, lookups, notes, outcome)
+    if consistent:
         entry["fix"] = "safe"
     for alternative in alternatives:
         spelled = "" if alternative.source_api == api else f" under the name {alternative.source_api}"
         notes.append(f"The same doc also maps it{spelled} to {alternative.mindspore_api} ({difference_text(alternative)}).")
-    if parameter_list:
-        entry["parameters"] = parameter_list
     if notes:
         entry["note"] = join_notes(notes)
-    docs = [doc_link(row, PYTORCH_TABLE_PATH)] + [doc_link(alternative, PYTORCH_TABLE_PATH) for alternative in alternatives]
+    docs = [doc_link(item, PYTORCH_TABLE_PATH) for item in [row, *alternatives]]
     entry["docs"] = list(dict.fromkeys(link for link in docs if link))
     if row.branch != MASTER:
         entry["provenance"] = BRANCHES[row.branch].provenance(LEGACY_CSV, PYTORCH_TABLE_PATH)
-    entry["verified"] = (keyword_renames[1] if keyword_renames else corrections.VERIFIED.get((api, row.branch))) or _verified(
-        api, row, target_resolution, source_resolution)
-    if checked_signatures:
-        entry["verified"] += f"; parameter names read from the signatures in {checked_signatures}"
-        if api in corrections.SIGNATURE_CALLS_CHECKED:
-            entry["verified"] += "; a keyword call on the CPU refused torch's name and ran with MindSpore's"
+    entry["verified"] = _verified(api, row, lookups, checked_signatures)
     return entry
 
 
+def _is_consistent(api: str, row: MappingRow, notes: list[str], outcome: Outcome) -> bool:
+    """The doc's category, after the corrections that overturn it."""
+    if (api, row.branch) in corrections.FALSE_DIFFERENCES:
+        notes.append(corrections.FALSE_DIFFERENCES[(api, row.branch)])
+        outcome.corrections.append(f"{api}: the doc's only difference is false → ms-equivalent ({row.branch})")
+        return True
+    if (api, row.branch) in corrections.CHECKED_KEYWORD_RENAMES:
+        notes.append("correction: the doc calls this consistent, but MindSpore's method has other keyword names")
+        outcome.corrections.append(f"{api}: keyword renames found by running mindspore 2.10.0 ({row.branch})")
+        return False
+    return row.category == "consistent" and (api, row.branch) not in corrections.NOT_A_RENAME
 
 
+def _differences(entry: dict, row: MappingRow, lookups: Lookups, notes: list[str], outcome: Outcome) -> str:
+    """Fills the parameters, fix and note of an ms-differs entry; returns which signatures named its
+    parameters ("" when the doc's parameter rows did)."""
+    api = entry["api"]
+    keyword_renames = corrections.CHECKED_KEYWORD_RENAMES.get((api, row.branch))
+    if keyword_renames:
+        entry["parameters"] = [{"source": source, "target": target, "change": "renamed"}
+                               for source, target in keyword_renames[0]]
+        entry["fix"] = "safe"
+        return ""
+    found, shared_with = lookups.parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
+    parameter_list = parameter_entries(found, api)
+    checked_signatures = ""
+    signatures = lookups.signatures
+    if (not parameter_list and signatures is not None and api not in corrections.SIGNATURE_MISREADS
+            and _contains(entry["target_versions"], signatures.mindspore)):
+        parameter_list, checked_signatures = signatures.renames(api, row.mindspore_api, entry.get("match") == "method")
+    safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
+            and is_pure_rename(parameter_list))
+    # Renames read from signatures are a safe fix once a call has confirmed them.
+    safe = safe or (bool(checked_signatures) and api in corrections.SIGNATURE_CALLS_CHECKED
+                    and is_pure_rename(parameter_list))
+    entry["fix"] = "safe" if safe else "unsafe"
+    not_a_rename = corrections.NOT_A_RENAME.get((api, row.branch))
+    if not_a_rename:
+        notes.append(not_a_rename)
+        outcome.corrections.append(f"{api}: consistent → ms-differs, unsafe ({row.branch})")
+    else:
+        notes.append(difference_text(row))
+    if shared_with and parameter_list:
+        notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
+    if checked_signatures:
+        notes.append(f"The renamed parameters are read from the signatures ({checked_signatures}).")
+    if parameter_list:
+        entry["parameters"] = parameter_list
+    return checked_signatures
 
-def _verified(api: str, row: MappingRow, target_resolution: dict[str, bool], source_resolution: dict[str, str]) -> str:
-    """How the names were checked (not the behaviour): the target in mindspore 2.10.0, the source in torch."""
-    parts = []
-    resolves = target_resolution.get(row.mindspore_api)
-    if resolves is not None:
-        parts.append(f"target {'resolves' if resolves else 'does not resolve'} in mindspore 2.10.0")
-    source = source_resolution.get(api)
-    if source:
-        parts.append(f"source {source}")
-    return "name check: " + "; ".join(parts) if parts else ""
+
+def _verified(api: str, row: MappingRow, lookups: Lookups, checked_signatures: str) -> str:
+    """How the entry was checked: a correction's own check, else the names (not the behaviour): the target in
+    mindspore 2.10.0, the source in torch; plus the signatures that named its parameters."""
+    keyword_renames = corrections.CHECKED_KEYWORD_RENAMES.get((api, row.branch))
+    verified = keyword_renames[1] if keyword_renames else corrections.VERIFIED.get((api, row.branch), "")
+    if not verified:
+        parts = []
+        resolves = lookups.target_resolution.get(row.mindspore_api)
+        if resolves is not None:
+            parts.append(f"target {'resolves' if resolves else 'does not resolve'} in mindspore 2.10.0")
+        source = lookups.source_resolution.get(api)
+        if source:
+            parts.append(f"source {source}")
+        verified = "name check: " + "; ".join(parts) if parts else ""
+    if checked_signatures:
+        verified += f"; parameter names read from the signatures in {checked_signatures}"
+        if api in corrections.SIGNATURE_CALLS_CHECKED:
+            verified += "; a keyword call on the CPU refused torch's name and ran with MindSpore's"
+    return verified
