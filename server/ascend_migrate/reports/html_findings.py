@@ -67,14 +67,14 @@ def _file_section(item: Readiness, findings: list[Finding], anchor: str, sources
 
 
 def _finding_article(finding: Finding, sources: SourceLines) -> str:
+    # Category and severity come from fixed tables, but a finding is data: escape them like everything else.
+    category, severity = escape(finding.category), escape(finding.severity)
     search = " ".join(
         [finding.path, finding.code, finding.category, finding.severity, finding.api, finding.message, finding.suggestion]
     ).lower()
     tags = []
     if finding.fix is not None:
-        tags.append(
-            f'<span class="tag fix">{"auto-fix" if finding.fix.safe else "fix (check)"}</span>'
-        )
+        tags.append(f'<span class="tag fix">{"auto-fix" if finding.fix.safe else "fix (check)"}</span>')
     if finding.confidence != "exact":
         tags.append(f'<span class="tag confidence" title="how sure the finding is">{escape(finding.confidence)}</span>')
     suggestion = (
@@ -91,12 +91,12 @@ def _finding_article(finding: Finding, sources: SourceLines) -> str:
         f'<p class="fix-title"><span class="label">Fix</span> {escape(finding.fix.title)}</p>' if finding.fix is not None else ""
     )
     return (
-        f'<article class="finding sev-{finding.severity}" data-category="{finding.category}" '
-        f'data-severity="{finding.severity}" data-code="{escape(finding.code)}" data-search="{escape(search)}">'
+        f'<article class="finding sev-{severity}" data-category="{category}" '
+        f'data-severity="{severity}" data-code="{escape(finding.code)}" data-search="{escape(search)}">'
         '<div class="finding-head">'
-        f'<span class="badge sev-{finding.severity}">{finding.severity}</span>'
+        f'<span class="badge sev-{severity}">{severity}</span>'
         f'<span class="code">{escape(finding.code)}</span>'
-        f'<span class="chip cat-{finding.category}">{finding.category}</span>'
+        f'<span class="chip cat-{category}">{category}</span>'
         f'<span class="location">{escape(finding.path)}:{finding.line}:{finding.column}</span>'
         f'<code class="api">{escape(finding.api)}</code>{"".join(tags)}</div>'
         f'<p class="message">{escape(finding.message)}</p>{suggestion}{fix_title}'
