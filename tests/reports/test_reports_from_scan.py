@@ -83,6 +83,13 @@ def test_bom_from_the_command_line_prefixes_every_csv_file(reports, tmp_path):
     assert "数据增强" in (tmp_path / "findings.csv").read_text(encoding="utf-8-sig")
 
 
+def test_affinity_rows_name_the_replacement(reports):
+    rows = csv_rows(reports["npu"]["csv"] / "affinity_api_call.csv")
+    assert ("model.py", "torch", "torch.optim.AdamW", "torch_npu.optim.NpuFusedAdamW") in {
+        (row["File"], row["Api Type"], row["Api Call Name"], row["Affinity Api Name"]) for row in rows
+    }
+
+
 def test_the_npu_route_fills_the_tools_unsupported_and_cuda_files(reports):
     unsupported = csv_rows(reports["npu"]["csv"] / "unsupported_api.csv")
     assert ("train.py", "27", "torch.backends.cudnn.benchmark") in {(r["File"], r["Start Line"], r["OP"]) for r in unsupported}

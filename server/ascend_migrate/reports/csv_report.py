@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,8 +50,13 @@ def _api_type(finding: Finding) -> str:
     return "special" if finding.code == "NPU302" else "torch"
 
 
+_QUOTED = re.compile(r"`([^`]+)`")
+
+
 def _affinity_target(finding: Finding) -> str:
-    return finding.suggestion or finding.message
+    """The replacement's name, as the tool's column holds it: the first `quoted` name of the suggestion."""
+    quoted = _QUOTED.search(finding.suggestion)
+    return quoted.group(1) if quoted else finding.suggestion or finding.message
 
 
 ASCEND_FILES: tuple[AscendFile, ...] = (
