@@ -197,3 +197,10 @@ def test_old_mac_line_breaks_are_kept_for_added_imports():
     source = "import torch\rtorch.cuda.init()\r"
     result = fix_all(source, [rename(source, "torch.cuda", "torch.npu", add_imports=("import torch_npu",))])
     assert result.text == "import torch\rimport torch_npu\rtorch.npu.init()\r"
+
+
+def test_code_nested_too_deeply_to_parse_is_left_alone():
+    source = "x = " + "(" * 5000 + "1" + ")" * 5000 + "\ntorch.cuda.init()\n"
+    result = fix_all(source, [rename(source, "torch.cuda", "torch.npu")])
+    assert result.text == source
+    assert result.skipped[0].reason.startswith("the file does not parse")

@@ -13,6 +13,7 @@ import os
 import re
 
 import hypothesmith
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -158,6 +159,7 @@ def test_fix_all_properties_over_generated_scripts(parts, newline, unsafe):
     check_properties(_program(parts, newline), unsafe)
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles odd but valid code
 @settings(max_examples=GENERATED_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(prefix=hypothesmith.from_grammar(), parts=parts_strategy)
 def test_fix_all_properties_after_arbitrary_python(prefix, parts):
@@ -192,6 +194,7 @@ ENGINE_STATEMENTS = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")
 @settings(max_examples=GENERATED_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     prefix=hypothesmith.from_grammar(),

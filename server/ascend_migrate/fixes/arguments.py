@@ -54,6 +54,8 @@ def parse_call(index: LineIndex, arguments: Mapping[str, Any]) -> tuple[libcst.C
         node = libcst.parse_expression(text)
     except libcst.ParserSyntaxError:
         raise FixError(f"the text at line {span[0]} column {span[1]} is not an expression: {text[:60]!r}") from None
+    except RecursionError:
+        raise FixError(f"the call at line {span[0]} column {span[1]} is nested too deeply to rewrite") from None
     if not isinstance(node, libcst.Call):
         raise FixError(f"the text at line {span[0]} column {span[1]} is not a call: {text[:60]!r}")
     return node, text, span

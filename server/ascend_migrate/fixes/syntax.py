@@ -7,10 +7,12 @@ import warnings
 
 
 def parse(source: str) -> ast.Module:
-    """The module's tree, or raises SyntaxError (ValueError for NUL bytes is turned into SyntaxError too)."""
+    """The module's tree, or raises SyntaxError (also for NUL bytes and nesting too deep to parse)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             return ast.parse(source)
         except ValueError as error:  # "source code string cannot contain null bytes"
             raise SyntaxError(str(error)) from None
+        except (RecursionError, MemoryError):
+            raise SyntaxError("too deeply nested for the Python parser") from None
