@@ -46,7 +46,8 @@ def sarif_validator():
         for run in json.loads(log.read_text(encoding="utf-8-sig"))["runs"]:
             for result in run.get("results", []):
                 if result.get("level", "warning") in ("error", "warning"):
-                    location = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    locations = result.get("locations") or [{}]
+                    location = locations[0].get("physicalLocation", {}).get("artifactLocation", {}).get("uri", "?")
                     problems.append(f"{location}: {result['ruleId']} {result['level']}: {result['message']}")
             for invocation in run.get("invocations", []):
                 for notification in invocation.get("toolExecutionNotifications", []):
