@@ -79,3 +79,17 @@ def _changes_something(finding, text: str) -> bool:
     if any(line in suppressed_lines(text) for line in range(finding.line, finding.end_line + 1)):
         return False
     return bool(edits_for(finding.fix, text))
+
+
+@pytest.mark.parametrize(("name", "target"), [*SCRIPTS, ("ddp_train_cuda.py", "mindspore"), ("model_resnet.py", "npu")])
+def test_every_quick_fix_alone_gives_code_that_parses(name, target):
+    """The editor's path: one finding's fix applied on its own, as a code action does."""
+    from ascend_migrate.fixes import apply_edits
+    from ascend_migrate.fixes.syntax import parse
+
+    source = (GOLDEN / name).read_text()
+    fixable = [finding for finding in analyze_file(source, name, Settings(target=target)).findings if finding.fix is not None]
+    assert fixable
+    for finding in fixable:
+        fixed = apply_edits(source, edits_for(finding.fix, source))
+        parse(fixed)
