@@ -31,6 +31,7 @@ from ascend_migrate.lsp.worker import AnalysisWorker
 
 logger = logging.getLogger("ascend_migrate.lsp")
 PYPROJECT = "pyproject.toml"
+RECENT_DOCUMENT_CACHES = 8  # documents whose diagnostics' JSON is kept for the next edit
 
 
 class AscendMigrateServer(LanguageServer):
@@ -50,6 +51,7 @@ class AscendMigrateServer(LanguageServer):
         self._loop_thread: int | None = None
         self.settings = SettingsManager(self.show_problem)
         self.worker = AnalysisWorker()
+        self._recent_caches: dict[str, Document] = {}  # touched by the analysis worker only
         self.scan_diagnostics: dict[str, list[str]] = {}  # uri → what the last scan published
         self.last_scan: Any = None
         self.stopping = threading.Event()
@@ -189,6 +191,12 @@ class AscendMigrateServer(LanguageServer):
         """On the worker: the diagnostics of `findings`, reusing the JSON of findings the engine carried over
         unchanged from the previous analysis (the same object means the same lines, so the same text)."""
         cache = document.diagnostic_cache
+        # Only the documents being edited need their JSON kept; the others give their memory back.
+        self._recent_caches.pop(document.uri, None)
+        self._recent_caches[document.uri] = document
+        while len(self._recent_caches) > RECENT_DOCUMENT_CACHES:
+            oldest = next(iter(self._recent_caches))
+            self._recent_caches.pop(oldest).diagnostic_cache = {}
         fresh: dict[int, tuple[Finding, str]] = {}
         diagnostics = []
         for finding in findings:
