@@ -58,11 +58,16 @@ chmod u+x "$validator"
 "$validator" --version >/dev/null 2>&1 || fail "the SARIF validator does not start: $("$validator" --version 2>&1 | tail -3)"
 
 note "installing chromium and a CJK font"
-apt_install chromium fonts-wqy-microhei || skip "the Debian packages chromium and fonts-wqy-microhei could not be installed"
-[ -x /usr/bin/chromium ] || fail "chromium was installed but /usr/bin/chromium is missing"
+browser_skipped=""
+if ! apt_install chromium fonts-wqy-microhei; then
+  browser_skipped="the Debian packages chromium and fonts-wqy-microhei could not be installed"
+elif [ ! -x /usr/bin/chromium ]; then
+  fail "chromium was installed but /usr/bin/chromium is missing"
+fi
 
 export SARIF_MULTITOOL="$validator" PLAYWRIGHT_NODE_MODULES="$tools/node_modules" CHROMIUM=/usr/bin/chromium
-export ASCEND_MIGRATE_REQUIRE_REPORT_TOOLS=1
+# Every real tool is required from here on, unless the browser could not be installed at all (then its tests skip).
+[ -n "$browser_skipped" ] || export ASCEND_MIGRATE_REQUIRE_REPORT_TOOLS=1
 
 # --- the validator on SARIF from CLI scans, outside pytest: both routes, stdout and --output ---
 note "validating SARIF from scans of the fixture project"
@@ -99,5 +104,10 @@ note "running tests/reports"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 0 ] || fail "tests/reports failed (exit $status)"
 summary=$(grep -E "^[0-9]+ passed" "$sarif_dir/pytest.log" | tail -1)
+if [ -n "$browser_skipped" ]; then
+  echo "SKIPPED browser tests: $browser_skipped"
+  echo "reports: passed without the browser ($documents SARIF documents valid with 0 errors and 0 warnings; tests/reports: $summary)"
+  exit 0
+fi
 ls "$artifacts"/html-report*.png >/dev/null 2>&1 || fail "the browser tests saved no screenshot"
 echo "reports: passed ($documents SARIF documents valid with 0 errors and 0 warnings; tests/reports: $summary)"
