@@ -170,3 +170,11 @@ def test_a_fix_that_cannot_apply_is_explained_on_stderr(project, capsys):
         "train.py:3: NPU101 not fixed: cannot add 'import torch_npu': 'torch_npu' is already imported as mylib.torch_npu",
         "would apply 0 fixes in 0 files",
     ]
+
+
+def test_several_processes_fix_the_same_way_as_one(project, capsys):
+    for number in range(6):
+        (project / f"worker_{number}.py").write_text(SCRIPT)
+    assert main(["fix", "--target", "npu", "--jobs", "2", "--write", "."]) == 0
+    assert all((project / f"worker_{number}.py").read_text() == FIXED for number in range(6))
+    assert capsys.readouterr().err.endswith("applied 21 fixes in 7 files\n")

@@ -10,6 +10,7 @@ or JSON file: file, line, code, before, after.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ def register(subparsers) -> None:
     mode.add_argument("--write", action="store_true", help="change the files in place")
     parser.add_argument("--unsafe", action="store_true", help="also apply fixes that may change behaviour")
     parser.add_argument("--report", type=Path, metavar="FILE", help="write the change list to FILE (.csv or .json)")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="fix in N processes (0: one per core)")
     add_settings_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -65,22 +67,23 @@ def run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         print_error(str(error))
         return EXIT_USAGE
-    from ascend_migrate.analysis.engine import analyze_file
     from ascend_migrate.workspace import discover
 
     discovered = discover(paths, settings)
     problems = [(error.path, error.line, error.message) for error in discovered.skipped]
     outcomes: list[_Outcome] = []
     guard = _WriteGuard(paths)
-    for path in discovered.files:
-        display = _display_path(path)
-        try:
-            outcome = _fix_file(path, display, settings, analyze_file, arguments.unsafe)
-        except KnowledgeBaseError as error:
-            print_error(f"the knowledge base is broken: {error}")
-            return EXIT_USAGE
-        except _Skip as skip:
-            problems.append((display, skip.line, skip.message))
+    work = [(str(path), _display_path(path)) for path in discovered.files]
+    jobs = arguments.jobs if arguments.jobs > 0 else (len(os.sched_getaffinity(0)) or 1)
+    try:
+        results = list(_fix_files(work, settings, arguments.unsafe, jobs))
+    except KnowledgeBaseError as error:
+        print_error(f"the knowledge base is broken: {error}")
+        return EXIT_USAGE
+    for (path_text, display), (outcome, skip) in zip(work, results):
+        path = Path(path_text)
+        if skip is not None:
+            problems.append((display, skip[0], skip[1]))
             continue
         outcomes.append(outcome)
         if arguments.write and outcome.text != outcome.original:
@@ -104,6 +107,28 @@ def run(arguments: argparse.Namespace) -> int:
     if problems or (changed and not arguments.write):
         return EXIT_CHANGES_OR_ERRORS
     return EXIT_CLEAN
+
+
+def _fix_files(work: list[tuple[str, str]], settings, unsafe: bool, jobs: int):
+    """(outcome, None) or (None, (line, reason)) per file, in order; in `jobs` processes for many files."""
+    if jobs <= 1 or len(work) < 2 * jobs:
+        for path, display in work:
+            yield _fix_one(path, display, settings, unsafe)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        count = len(work)
+        yield from pool.map(_fix_one, *zip(*work), [settings] * count, [unsafe] * count, chunksize=max(1, count // (jobs * 8)))
+
+
+def _fix_one(path: str, display: str, settings, unsafe: bool) -> tuple[_Outcome | None, tuple[int | None, str] | None]:
+    from ascend_migrate.analysis.engine import analyze_file
+
+    try:
+        return _fix_file(Path(path), display, settings, analyze_file, unsafe), None
+    except _Skip as skip:
+        return None, (skip.line, skip.message)
 
 
 class _Skip(Exception):
@@ -141,8 +166,6 @@ def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) ->
 
 
 def _display_path(path: Path) -> str:
-    import os
-
     absolute = Path(os.path.abspath(path))
     try:
         return absolute.relative_to(Path.cwd().resolve()).as_posix()
@@ -169,7 +192,6 @@ class _WriteGuard:
 def _write(path: Path, text: str) -> str | None:
     """Write `text` over the file `path` points to, atomically, in the file's encoding; a reason on failure."""
     import codecs
-    import os
     import tempfile
     import tokenize
 
