@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest_lsp
 from lsprotocol import types
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import PositionCodec
@@ -66,6 +67,19 @@ def make_client() -> LanguageClient:
 
 def config(mappings: Path | None = TEST_MAPPINGS) -> ClientServerConfig:
     return ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_client, server_env=server_environment(mappings))
+
+
+def session(options: dict[str, Any], clients: list[str] = CLIENTS, mappings: Path | None = TEST_MAPPINGS):
+    """A module-scoped `client` fixture: one server per capability set, initialised with `options`."""
+
+    @pytest_lsp.fixture(config=config(mappings), params=clients, scope="module")
+    async def client(lsp_client: LanguageClient, request):
+        result = await start_session(lsp_client, request.param, options=options)
+        lsp_client.encoding = encoding_of(result)
+        yield
+        await lsp_client.shutdown_session()
+
+    return client
 
 
 async def start_session(

@@ -3,21 +3,10 @@
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import (
-    CLIENTS,
-    FIXTURES,
-    apply_workspace_edit,
-    config,
-    diagnostics_for,
-    encoding_of,
-    fixture_text,
-    open_document,
-    start_session,
-)
+from conftest import apply_workspace_edit, diagnostics_for, fixture_text, open_document, session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -39,12 +28,7 @@ def evaluate(model, loader):
 '''
 
 
-@pytest_lsp.fixture(config=config(), params=CLIENTS, scope="module")
-async def client(lsp_client: LanguageClient, request):
-    result = await start_session(lsp_client, request.param, options={"target": "npu"})
-    lsp_client.encoding = encoding_of(result)
-    yield
-    await lsp_client.shutdown_session()
+client = session({"target": "npu"})
 
 
 async def open_and_wait(client: LanguageClient, name: str, text: str) -> tuple[str, list[types.Diagnostic]]:

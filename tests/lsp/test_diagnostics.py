@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
-from pytest_lsp import LanguageClient
 from lsprotocol import types
 
-from conftest import CLIENTS, FIXTURES, config, diagnostics_for, encoding_of, fixture_text, open_document, start_session, text_at, wait_until
+from conftest import FIXTURES, diagnostics_for, fixture_text, open_document, session, text_at, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(config=config(), params=CLIENTS, scope="module")
-async def client(lsp_client: LanguageClient, request):
-    result = await start_session(lsp_client, request.param, options={"target": "npu"})
-    lsp_client.encoding = encoding_of(result)
-    yield
-    await lsp_client.shutdown_session()
+client = session({"target": "npu"})
 
 
 def summary(diagnostics, text, encoding):

@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
-from conftest import FIXTURES, apply_workspace_edit, config, diagnostics_for, encoding_of, fixture_text, open_document, start_session
+from conftest import FIXTURES, apply_workspace_edit, diagnostics_for, fixture_text, open_document, session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(config=config(mappings=None), params=["visual-studio-code"], scope="module")
-async def client(lsp_client: LanguageClient):
-    result = await start_session(lsp_client, "visual-studio-code", options={"target": "npu"})
-    lsp_client.encoding = encoding_of(result)
-    yield
-    await lsp_client.shutdown_session()
+client = session({"target": "npu"}, clients=["visual-studio-code"], mappings=None)
 
 
 async def test_the_real_knowledge_base_loads_without_a_complaint(client):

@@ -8,22 +8,17 @@ import uuid
 from concurrent.futures import Future
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from conftest import config, diagnostics_for, open_document, start_session, wait_until
+from conftest import diagnostics_for, open_document, session, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 # One client is enough here (neovim: UTF-8 positions); the behaviour under test does not depend on capabilities.
-@pytest_lsp.fixture(config=config(), params=["neovim"], scope="module")
-async def client(lsp_client: LanguageClient, request):
-    await start_session(lsp_client, request.param, options={"target": "npu"})
-    yield
-    await lsp_client.shutdown_session()
+client = session({"target": "npu"}, clients=["neovim"])
 
 
 def change(client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
