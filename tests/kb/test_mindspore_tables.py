@@ -90,6 +90,9 @@ def test_tensorflow_rows_all_arrive(knowledge_base) -> None:
     assert (dataset_map.match, dataset_map.receiver_type) == ("method", "tensorflow.data.Dataset")
     (arg_max,) = [entry for entry in entries if entry.api == "tensorflow.arg_max"]
     assert arg_max.source_versions.text == "<2"
+    assert "source does not resolve in tensorflow 2.21.0" in arg_max.verified
+    resolved = {entry.api for entry in entries if "source resolves in tensorflow 2.21.0" in entry.verified}
+    assert len(resolved) == 196
 
 
 def test_every_torch_api_of_both_doc_tables_is_covered(knowledge_base) -> None:

@@ -10,6 +10,7 @@ import importlib
 import json
 import sys
 import warnings
+from pathlib import Path
 
 
 def resolves(name: str) -> bool:
@@ -36,4 +37,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    # Run as a script, this folder comes first on sys.path, and its modules (tensorflow_rows, numeric, ...)
+    # must not shadow the packages being inspected.
+    sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != Path(__file__).resolve().parent]
     sys.exit(main())

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / "signatures.json"
 # A signature line in a docstring: `name(a, b=1, *, c=None) -> Tensor`.
@@ -149,4 +150,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # Run as a script, this folder comes first on sys.path, and its modules (tensorflow_rows, numeric, ...)
+    # must not shadow the packages being inspected.
+    sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != Path(__file__).resolve().parent]
     sys.exit(main())

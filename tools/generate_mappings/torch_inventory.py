@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+
 TORCH_MODULES = (
     "torch",
     "torch.nn",
@@ -194,4 +195,7 @@ def yaml_inventory_counts(torch_result: dict, torchvision_result: dict | None) -
 
 
 if __name__ == "__main__":
+    # Run as a script, this folder comes first on sys.path, and its modules (tensorflow_rows, numeric, ...)
+    # must not shadow the packages being inspected.
+    sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != Path(__file__).resolve().parent]
     sys.exit(main())

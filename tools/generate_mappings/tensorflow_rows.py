@@ -18,6 +18,12 @@ MODULE_ALIASES = {"tf": "tensorflow", "tfp": "tensorflow_probability"}
 TF1 = "TensorFlow 1.15"
 # Names of the 1.15 block that TensorFlow 2 no longer has at that path (only under tf.compat.v1).
 TF1_ONLY = {"tf.arg_max", "tf.arg_min", "tf.metrics.mean_iou"}
+# Names of the 2.6 era that TensorFlow 2.21 with Keras 3 no longer has (checked by resolve_names.py).
+KERAS_3_REMOVED = {
+    "tf.keras.Model.fit_generator": "Keras 3 (TensorFlow 2.21 checked) has no fit_generator; Model.fit takes generators.",
+    "tf.keras.Model.predict_generator": "Keras 3 (TensorFlow 2.21 checked) has no predict_generator; Model.predict takes generators.",
+    "tf.compat.v1.layers.Dense": "TensorFlow 2.21 (Keras 3) no longer has tf.compat.v1.layers.",
+}
 # Instance methods: matched as methods on a receiver the engine knows the type of (see mappings/README.md).
 METHOD_RECEIVERS = {"tf.data.Dataset.": "dataset", "tf.keras.Model.": "model"}
 CSV_NAMES = "tensorflow_api_mapping.csv + tensorflow_param_diffs.csv"
@@ -32,13 +38,15 @@ def real_name(api: str) -> str:
     return f"{MODULE_ALIASES.get(head, head)}.{rest}" if rest else MODULE_ALIASES.get(head, head)
 
 
-def build(rows: list[MappingRow], parameters: ParameterIndex, target_resolution: dict[str, bool]) -> list[dict]:
+def build(rows: list[MappingRow], parameters: ParameterIndex, target_resolution: dict[str, bool],
+          source_resolution: dict[str, str] | None = None) -> list[dict]:
+    """`source_resolution`: real TensorFlow name → how it resolved in an installed TensorFlow."""
     groups: dict[tuple[str, str], list[MappingRow]] = defaultdict(list)
     for row in rows:
         groups[(row.source_api, _source_range(row, rows))].append(row)
     entries = []
     for (api, source_range), group in groups.items():
-        entries.append(_entry(api, source_range, group, parameters, target_resolution))
+        entries.append(_entry(api, source_range, group, parameters, target_resolution, source_resolution or {}))
     return entries
 
 
@@ -54,7 +62,7 @@ def _source_range(row: MappingRow, rows: list[MappingRow]) -> str:
     return "*"
 
 
-def _entry(api, source_range, group, parameters, target_resolution) -> dict:
+def _entry(api, source_range, group, parameters, target_resolution, source_resolution) -> dict:
     row, alternatives = group[0], group[1:]  # tf.reshape: two rows of the same block → one entry, both named
     entry: dict = {"api": real_name(api)}
     for prefix, receiver in METHOD_RECEIVERS.items():
@@ -83,6 +91,8 @@ def _entry(api, source_range, group, parameters, target_resolution) -> dict:
         notes.append(f"Documented against {row.source_doc_version}.")
     if api in TF1_ONLY:
         notes.append("TensorFlow 2 has this name only under tf.compat.v1.")
+    elif api in KERAS_3_REMOVED:
+        notes.append(KERAS_3_REMOVED[api])
     for alternative in alternatives:
         notes.append(f"The same doc also maps it to {alternative.mindspore_api}.")
     if parameter_list:
@@ -91,7 +101,12 @@ def _entry(api, source_range, group, parameters, target_resolution) -> dict:
         entry["note"] = join_notes(notes)
     links = [doc_link(item, TENSORFLOW_TABLE_PATH) for item in group]
     entry["docs"] = list(dict.fromkeys(link for link in links if link))
+    parts = []
     resolves = [target_resolution.get(item.mindspore_api) for item in group]
-    if all(value is True for value in resolves):
-        entry["verified"] = "name check: target resolves in mindspore 2.10.0; source not checked (no TensorFlow 1.15/2.6 for Python 3.11)"
+    if all(value is not None for value in resolves):
+        parts.append("target resolves in mindspore 2.10.0" if all(resolves) else "target does not resolve in mindspore 2.10.0")
+    source = source_resolution.get(entry["api"])
+    parts.append(f"source {source}" if source else "source not checked")
+    # TensorFlow 1.15 and 2.6 do not install on Python 3.11, so the names were checked in a newer release.
+    entry["verified"] = "name check: " + "; ".join(parts)
     return entry
