@@ -166,7 +166,10 @@ async function quickOpen(value) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await input.fill(value);
-  await page.waitForTimeout(300);
+  // Enter before the result row exists does nothing: wait for the file (or the "go to line" row).
+  const row = value.startsWith(':') ? page.locator('.quick-input-list .monaco-list-row')
+    : page.locator('.quick-input-list .monaco-list-row', { hasText: value });
+  await row.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await page.keyboard.press('Enter');
 }
 
@@ -384,6 +387,21 @@ try {
     if (!paths.has('distributed.py') || !paths.has('train.py')) {
       fail(`the report does not cover both files of the scan: ${JSON.stringify(written).slice(0, 500)}`);
     }
+  });
+
+  await check('Restart Server starts a second server, and Show Output shows both start-ups', async () => {
+    await runCommand('Ascend Migrate: Restart Server');
+    await runCommand('Ascend Migrate: Show Output');
+    // Each server says "position encoding utf-16" twice: on stderr and as window/logMessage.
+    await waitFor('two server start-ups in the "Ascend Migrate" output', async () => {
+      const shown = (await text('.panel .monaco-editor .view-lines')).replace(/\u00a0/g, ' ');
+      return (shown.match(/Python interpreter \(setting\)/g) ?? []).length === 2 &&
+        (shown.match(/position encoding utf-16/g) ?? []).length === 4;
+    }, SERVER_TIMEOUT);
+    await screenshot('output');
+    await page.keyboard.press('Control+Shift+M');
+    await waitFor('the new server\'s diagnostics in the Problems panel', async () => /ascend-migrate\s*\(?NPU\d{3}/.test(await problemsText()),
+      SERVER_TIMEOUT);
   });
 
   await check('an interpreter without ascend-migrate gets a notification with the exact pip command', async () => {
