@@ -34,6 +34,8 @@ class ScanResult:
     seconds: float = 0.0
     # path (as in findings) → the file's text, kept only when a report asks for source context
     sources: dict[str, str] = field(default_factory=dict)
+    # the directory relative paths in findings start from (the working directory, or the workspace root)
+    base: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -231,7 +233,7 @@ def scan(
     root = _common_root(paths)
     base = (relative_to or Path.cwd()).resolve()
     discovered = discover(paths, settings)
-    result = ScanResult(root=root, settings=settings, errors=list(discovered.skipped))
+    result = ScanResult(root=root, settings=settings, errors=list(discovered.skipped), base=base)
     work = [(str(path), _display_path(path, base)) for path in discovered.files]
     total = len(work)
     done = 0

@@ -49,7 +49,7 @@ def _strings_and_methods(book: Book) -> None:
                code="NPU105", target="torch.Tensor.is_npu", fix="safe", curated=True).absorb(
         note="x.is_cuda → x.is_npu; auto-migration assigns torch.Tensor.is_cuda = torch.Tensor.is_npu.")
     book.entry("cuda_npu", api="torch", match="import", condition="torch-npu-not-imported", category="npu-rename",
-               code="NPU101", severity="hint", target="torch_npu", fix="safe", curated=True).absorb(
+               code="NPU106", severity="hint", target="torch_npu", fix="safe", curated=True).absorb(
         note="A module that imports torch but not torch_npu: torch.npu and the NPU device only exist after "
              "`import torch_npu`. GPU2Ascend inserts `import torch_npu` after the torch import.")
     book.entry("cuda_npu", api="torch.profiler.profile", category="npu-rename", code="NPU101",

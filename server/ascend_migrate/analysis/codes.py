@@ -13,7 +13,7 @@ from dataclasses import dataclass
 class CodeInfo:
     code: str
     category: str
-    name: str  # kebab-case rule name, as SARIF and the docs show it
+    name: str  # kebab-case rule name (the docs show it; SARIF shows its PascalCase form, CudaApiRename)
     summary: str
 
 
@@ -37,6 +37,7 @@ _TABLE = (
     CodeInfo("NPU103", "npu-rename", "nccl-backend", "The 'nccl' distributed backend; use 'hccl'."),
     CodeInfo("NPU104", "npu-rename", "cuda-environment-variable", "A CUDA environment variable with an Ascend counterpart."),
     CodeInfo("NPU105", "npu-rename", "cuda-method", ".cuda()/.is_cuda and friends; use .npu()/.is_npu."),
+    CodeInfo("NPU106", "npu-rename", "torch-npu-import", "torch.npu and the 'npu' device exist only after `import torch_npu`."),
     CodeInfo("NPU201", "npu-unsupported", "npu-unsupported-api", "Not supported on Ascend NPU."),
     CodeInfo("NPU202", "npu-unsupported", "npu-caveat", "Works differently on Ascend NPU and needs a manual change."),
     CodeInfo("NPU203", "npu-unsupported", "cuda-backend-switch", "A cuDNN/CUDA backend switch with no effect or another meaning on NPU."),

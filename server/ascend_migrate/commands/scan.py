@@ -46,7 +46,7 @@ def run(arguments: argparse.Namespace) -> int:
     jobs = arguments.jobs if arguments.jobs > 0 else (len(__import__("os").sched_getaffinity(0)) or 1)
     progress = None if arguments.no_progress or not sys.stderr.isatty() else _ProgressBar()
     try:
-        result = scan(paths, settings, jobs=jobs, progress=progress, keep_sources=arguments.format == "html")
+        result = scan(paths, settings, jobs=jobs, progress=progress, keep_sources=arguments.format in ("html", "sarif"))
     except KnowledgeBaseError as error:
         print_error(f"the knowledge base is broken: {error}")
         return EXIT_USAGE

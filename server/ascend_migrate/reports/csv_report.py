@@ -39,6 +39,8 @@ class AscendFile:
     row: Callable[[Finding], tuple[object, ...]]
     # Rows that would repeat (the tool lists an operator once per file) are written once.
     unique: bool = False
+    # codes of those categories that do not belong in this file
+    excluded_codes: tuple[str, ...] = ()
 
 
 def _tips(finding: Finding) -> str:
@@ -74,6 +76,7 @@ ASCEND_FILES: tuple[AscendFile, ...] = (
         ("npu-rename",),
         lambda f: (f.path, f.api),
         unique=True,
+        excluded_codes=("NPU106",),  # "import torch_npu is missing" names no CUDA API
     ),
     # Mode affinity_apis.
     AscendFile(
@@ -111,7 +114,10 @@ def render(result: ScanResult) -> dict[str, str]:
     """File name → CSV text, for every file the report writes (files with no rows still get their header)."""
     files = {}
     for ascend_file in ASCEND_FILES:
-        chosen = [finding for finding in result.findings if finding.category in ascend_file.categories]
+        chosen = [
+            finding for finding in result.findings
+            if finding.category in ascend_file.categories and finding.code not in ascend_file.excluded_codes
+        ]
         rows = [ascend_file.row(finding) for finding in chosen]
         if ascend_file.unique:
             rows = list(dict.fromkeys(rows))

@@ -14,10 +14,11 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 def base_directory(result: ScanResult) -> Path:
     """The directory the relative paths of the findings start from.
 
-    The CLI scans with paths relative to the working directory; the language server's workspace scan makes
-    them relative to the workspace root (`ScanResult.root`), whatever the server's working directory is. The
-    scan does not record which, so the first relative path that exists under one of the two decides.
+    The scan records it in `ScanResult.base`. For a result built without it (by hand), the first relative path
+    that exists under the working directory or `ScanResult.root` decides.
     """
+    if result.base is not None:
+        return result.base
     working = Path.cwd()
     for path in dict.fromkeys(finding.path for finding in result.findings):
         if Path(path).is_absolute():
