@@ -99,7 +99,8 @@ class AscendMigrateServer(LanguageServer):
         with self.lock:
             self.documents[item.uri] = document
         logger.debug("opened %s (version %s)", item.uri, item.version)
-        self.schedule(item.uri)
+        if _is_python(item.language_id, item.uri):
+            self.schedule(item.uri)
 
     def documents_changed(self, params: types.DidChangeTextDocumentParams) -> None:
         uri, version = params.text_document.uri, params.text_document.version
@@ -121,7 +122,9 @@ class AscendMigrateServer(LanguageServer):
                 else:
                     document.replace_all(change.text)
             document.version = version
-        self.schedule(uri)
+            is_python = _is_python(document.language_id, uri)
+        if is_python:
+            self.schedule(uri)
 
     def documents_closed(self, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
@@ -150,6 +153,8 @@ class AscendMigrateServer(LanguageServer):
 
     def _analyze_open_document(self, uri: str) -> None:
         """On the worker: analyse the newest version, and publish it if it is still the newest."""
+        from ascend_migrate.kb.loader import KnowledgeBaseError  # yaml: not needed to answer `initialize`
+
         with self.lock:
             document = self.documents.get(uri)
             if document is None:
@@ -161,6 +166,11 @@ class AscendMigrateServer(LanguageServer):
         started = time.perf_counter()
         try:
             analysis = engine.analyze(text, path, settings, previous, edit)
+        except KnowledgeBaseError as error:
+            self.settings.report_once(f"The ascend-migrate knowledge base is broken: {error}")
+            with self.lock:
+                document.needs_full_analysis = True
+            return
         except Exception:
             logger.exception("analysis of %s (version %s) failed", uri, version)
             with self.lock:
@@ -302,6 +312,13 @@ class AscendMigrateServer(LanguageServer):
         return True
 
 
+def _is_python(language_id: str | None, uri: str) -> bool:
+    """Whether to analyse a document: Python by its language id, or by its name when the client gives none."""
+    if language_id:
+        return language_id.lower() in ("python", "python3")
+    return uri.endswith((".py", ".pyi"))
+
+
 def _path_of(uri: str) -> str:
     path = to_fs_path(uri)
     return path if path is not None else ""
@@ -359,7 +376,7 @@ def _warm_up(server: AscendMigrateServer) -> None:
         import ascend_migrate.analysis.incremental  # noqa: F401
         import ascend_migrate.fixes  # noqa: F401  (libcst)
     except KnowledgeBaseError as error:
-        server.show_problem(f"The ascend-migrate knowledge base is broken: {error}")
+        server.settings.report_once(f"The ascend-migrate knowledge base is broken: {error}")
     except Exception:
         logger.exception("loading the knowledge base failed")
 
@@ -424,6 +441,7 @@ def _register_features(server: AscendMigrateServer) -> None:
 
 def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hover | None:
     from ascend_migrate.kb.index import KnowledgeBase
+    from ascend_migrate.kb.loader import KnowledgeBaseError
 
     with server.lock:
         document = server.documents.get(params.text_document.uri)
@@ -438,7 +456,11 @@ def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hove
         settings = server.document_settings.get(document.uri) or server.settings.for_path(document.path)
     line_number, column = position.line + 1, position.character + 1
     finding = _finding_at(findings, line_number, column)
-    knowledge_base = KnowledgeBase.load()
+    try:
+        knowledge_base = KnowledgeBase.load()
+    except KnowledgeBaseError:
+        return None  # already reported to the user when the server tried to load it
+
     if finding is not None:
         entry = knowledge_base.by_key.get(finding.entry_key) if finding.entry_key else None
         text = hover.finding_markdown(finding, entry)

@@ -94,7 +94,7 @@ class SettingsManager:
         except ConfigError as error:
             problems.append(f"{error.key}: {str(error).split(': ', 2)[-1]}")
         if problems:
-            self._report_once("Invalid ascend-migrate settings (the previous settings stay in use): " + "; ".join(problems))
+            self.report_once("Invalid ascend-migrate settings (the previous settings stay in use): " + "; ".join(problems))
             return False
         with self._lock:
             self.options.analysis = analysis
@@ -151,17 +151,18 @@ class SettingsManager:
         try:
             settings = settings_from_pyproject(pyproject, base)
         except (ConfigError, OSError) as error:
-            self._report_once(f"{error} (ascend-migrate keeps the last good settings)")
+            self.report_once(f"{error} (ascend-migrate keeps the last good settings)")
             with self._lock:
                 return self._from_file.get(pyproject)
         with self._lock:
             self._from_file[pyproject] = settings
         return settings
 
-    def _report_once(self, message: str) -> None:
-        logger.warning("%s", message)
+    def report_once(self, message: str) -> None:
+        """Log `message` and show it to the user, once until the settings files change."""
         with self._lock:
             if message in self._reported:
                 return
             self._reported.add(message)
+        logger.warning("%s", message)
         self._report(message)
