@@ -22,8 +22,6 @@ class ImportSite:
 
     node: ast.Import | ast.ImportFrom
     bindings: tuple[tuple[str, str], ...]  # (bound name, qualified module or object)
-    module_scope: bool  # not inside a function or class: the names it binds are the module's
-    top_level: bool  # directly in the module body
     alone_in_block: bool  # the only statement of its block (removing it needs a `pass`)
 
 
@@ -47,20 +45,19 @@ def import_sites(tree: ast.Module, everywhere: bool = False) -> list[ImportSite]
     """The imports that bind module-level names (in the module body and its if/try/with blocks), or with
     `everywhere` also those inside functions and classes."""
     sites: list[ImportSite] = []
-    _collect(tree.body, sites, top_level=True, everywhere=everywhere)
+    _collect(tree.body, sites, everywhere)
     return sites
 
 
-def _collect(body: list[ast.stmt], sites: list[ImportSite], top_level: bool, everywhere: bool, module_scope: bool = True) -> None:
+def _collect(body: list[ast.stmt], sites: list[ImportSite], everywhere: bool) -> None:
     for statement in body:
         if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            sites.append(ImportSite(statement, bindings_of(statement), module_scope, top_level, len(body) == 1))
+            sites.append(ImportSite(statement, bindings_of(statement), len(body) == 1))
             continue
-        is_scope = isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        if is_scope and not everywhere:
+        if not everywhere and isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue  # their imports bind local names
         for block in _blocks(statement):
-            _collect(block, sites, False, everywhere, module_scope and not is_scope)
+            _collect(block, sites, everywhere)
 
 
 def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
@@ -128,18 +125,15 @@ def add_import_edits(
     """
     first_use = first_use or {}
     index = index or LineIndex(source)
-    bound = dict((imports or ModuleImports(tree)).bound)
+    imports = imports or ModuleImports(tree)
     by_anchor: dict[tuple[int, int], list[str]] = {}
     for statement in dict.fromkeys(statement.strip() for statement in statements):
+        problem = imports.problem_with(statement)
+        if problem is not None:
+            raise FixError(problem)
         node = _parse_import(statement)
-        needed = bindings_of(node)
-        clashes = [name for name, target in needed if name in bound and bound[name] != target]
-        if clashes:
-            raise FixError(f"cannot add {statement!r}: {clashes[0]!r} is already imported as {bound[clashes[0]]}")
-        if all(name in bound for name, _ in needed):
+        if all(imports.bound.get(name) == target for name, target in bindings_of(node)):
             continue
-        for name, target in needed:
-            bound[name] = target
         module = node.names[0].name if isinstance(node, ast.Import) else node.module or ""
         point = _insertion_point(tree, index, family_of(module), first_use.get(statement, index.line_count + 1))
         by_anchor.setdefault(point, []).append(statement)
