@@ -245,3 +245,24 @@ def test_a_file_using_the_300_most_used_names_gets_no_unsupported_finding_for_a_
     assert wrongly_unsupported == []
     reported = {finding.line for finding in findings}
     assert len(reported) >= 0.9 * len(names)
+
+
+# Method names other types share (dict.values, list.index, Image.resize, Module.mode...): no tensor entry on purpose.
+SHARED_METHOD_NAMES = {"values", "resize", "mode", "index", "put"}
+
+
+def test_the_tensor_methods_real_code_calls_most_have_a_tensor_method_entry(view):
+    rows = coverage.load_method_usage(MAPPINGS / coverage.METHOD_USAGE_FILE)
+    assert [row.api for row in rows[:5]] == ["<tensor>.to()", "<tensor>.view()", "<tensor>.reshape()", "<tensor>.flatten()", "<tensor>.unsqueeze()"]
+    unanswered = [row.api for row in rows if not coverage.answer(view, row.api)]
+    assert unanswered == [f"<tensor>.{name}()" for name in ("values", "resize", "mode", "index", "put")]
+    assert {api[len("<tensor>."):-2] for api in unanswered} == SHARED_METHOD_NAMES
+
+
+def test_tensor_method_entries_match_only_a_known_tensor_receiver(view):
+    names = [row.api[len("<tensor>."):-2] for row in coverage.load_method_usage(MAPPINGS / coverage.METHOD_USAGE_FILE)]
+    receivers = {entry.receiver for name in names for entry in view.by_method.get(name, []) if entry.receiver_type == "torch.Tensor"}
+    # "any" is kept for the calls that are nearly always torch: .cuda() and .cpu().
+    assert receivers == {"tensor", "any"}
+    assert sorted({entry.method_name for name in names for entry in view.by_method.get(name, [])
+                   if entry.receiver_type == "torch.Tensor" and entry.receiver == "any"}) == ["cpu", "cuda"]

@@ -98,6 +98,10 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
         for route in ROUTES:
             measured = coverage.route_coverage(knowledge_base, route, rows, arguments.torch_version, arguments.mindspore_version)
             report["coverage"][route] = measured.to_json()
+    method_file = knowledge_base.directory / coverage.METHOD_USAGE_FILE
+    if method_file.is_file():
+        view = knowledge_base.view("mindspore", arguments.torch_version, arguments.mindspore_version)
+        report["coverage"]["mindspore_tensor_methods"] = coverage.measure(view, coverage.load_method_usage(method_file)).to_json()
     if arguments.json:
         print(json.dumps(report, indent=2))
         return EXIT_CLEAN
@@ -111,9 +115,13 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
     if not report["coverage"]:
         print(f"coverage: no usage file at {usage_file}")
         return EXIT_CLEAN
-    for route, measured in report["coverage"].items():
-        scope = "all references" if route == "mindspore" else "CUDA-related references"
-        print(f"coverage, {route} route ({scope} in {usage_file.name}): {measured['share'] * 100:.1f} % "
+    for key, measured in report["coverage"].items():
+        route, scope, source = {
+            "mindspore": ("mindspore", "all references", usage_file.name),
+            "npu": ("npu", "CUDA-related references", usage_file.name),
+            "mindspore_tensor_methods": ("mindspore", "tensor-method calls", coverage.METHOD_USAGE_FILE.name),
+        }[key]
+        print(f"coverage, {route} route ({scope} in {source}): {measured['share'] * 100:.1f} % "
               f"({measured['answered_references']} of {measured['references']} references, "
               f"{measured['answered_names']} of {measured['names']} names); "
               f"curated entries alone: {measured['curated_share'] * 100:.1f} %")

@@ -18,6 +18,7 @@ from ascend_migrate.kb.loader import KnowledgeBaseError
 from ascend_migrate.kb.schema import Entry
 
 USAGE_FILE = Path("usage") / "torch_api_frequency.csv"
+METHOD_USAGE_FILE = Path("usage") / "tensor_method_frequency.csv"
 _TENSOR_METHOD = re.compile(r"^<tensor>\.(?P<method>\w+)(?:\((?P<argument>.*)\))?$")
 _KEYWORD_STRING = re.compile(r"^<kwarg>(?P<keyword>\w+)=['\"](?P<value>[^'\"]*)['\"]$")
 _STRING_ROLES = {"device": "device", "backend": "backend"}
@@ -171,3 +172,22 @@ def route_coverage(knowledge_base: KnowledgeBase, route: str, rows: list[UsageRo
     view = knowledge_base.view(route, torch_version, mindspore_version)
     relevant = rows if route == "mindspore" else [row for row in rows if is_cuda_related(row.api)]
     return measure(view, relevant)
+
+
+def load_method_usage(path: Path) -> list[UsageRow]:
+    """Tensor-method call counts (method, calls) as `<tensor>.method()` usage rows, most used first."""
+    if not path.is_file():
+        raise KnowledgeBaseError(path, None, "the usage file does not exist")
+    rows: list[UsageRow] = []
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        if {"method", "calls"} - set(reader.fieldnames or ()):
+            raise KnowledgeBaseError(path, 1, "expected the columns method and calls")
+        for row in reader:
+            try:
+                rows.append(UsageRow(api=f"<tensor>.{row['method']}()", references=int(row["calls"]), repositories=0,
+                                     in_official_tables=False))
+            except (TypeError, ValueError):
+                raise KnowledgeBaseError(path, reader.line_num, "calls must be a whole number") from None
+    rows.sort(key=lambda row: -row.references)
+    return rows

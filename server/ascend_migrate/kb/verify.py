@@ -417,7 +417,7 @@ def verify_names(knowledge_base, resolvers: Resolvers) -> VerifyReport:
 
 
 def _source_name(entry: Entry) -> str | None:
-    if entry.match not in SOURCE_MATCHES or "." not in entry.api and entry.match != "import":
+    if entry.match not in SOURCE_MATCHES or ("." not in entry.api and entry.match != "import"):
         return None
     return entry.api
 
@@ -443,7 +443,7 @@ def _check(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: s
         return
     report.checked[side] += 1
     reason = resolvers.resolve(name)
-    if reason is not None and side == "source" and root == "torch" and _cuda_build_only(name, resolvers):
+    if reason is not None and side == "source" and root == "torch" and _cuda_build_only(name):
         report.checked[side] -= 1
         report.skipped["sources only in CUDA builds of torch (this torch is a CPU build)"] += 1
     elif isinstance(reason, NeedsDependency):
@@ -456,15 +456,15 @@ def _check(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: s
         report.problems.append(Problem(location, entry.api, side, name, f"{reason} ({package} {version})" if version else reason))
 
 
-def _cuda_build_only(name: str, resolvers: Resolvers) -> bool:
+def _cuda_build_only(name: str) -> bool:
+    """A torch name only CUDA builds have, while the installed torch is a CPU build."""
     lowered = name.lower()
-    is_cpu_build = "+cpu" in resolvers.version("torch") or resolvers.module("torch").resolve("torch.version.cuda") is not None
-    if not is_cpu_build:
-        try:
-            is_cpu_build = importlib.import_module("torch").version.cuda is None
-        except Exception:
-            return False
-    return is_cpu_build and ("cuda" in lowered or "nccl" in lowered or name in CUDA_BUILD_ONLY)
+    if not ("cuda" in lowered or "nccl" in lowered or name in CUDA_BUILD_ONLY):
+        return False
+    try:
+        return importlib.import_module("torch").version.cuda is None
+    except Exception:
+        return False
 
 
 def _in_range(entry: Entry, side: str, root: str, version_text: str) -> bool:
