@@ -22,7 +22,7 @@ TF1_ONLY = {"tf.arg_max", "tf.arg_min", "tf.metrics.mean_iou"}
 KERAS_3_REMOVED = {
     "tf.keras.Model.fit_generator": "Keras 3 (TensorFlow 2.21 checked) has no fit_generator; Model.fit takes generators.",
     "tf.keras.Model.predict_generator": "Keras 3 (TensorFlow 2.21 checked) has no predict_generator; Model.predict takes generators.",
-    "tf.compat.v1.layers.Dense": "TensorFlow 2.21 (Keras 3) no longer has tf.compat.v1.layers.",
+    "tf.compat.v1.layers.Dense": "TensorFlow 2.21 (Keras 3) has tf.compat.v1.layers without Dense.",
 }
 # Instance methods: matched as methods on a receiver the engine knows the type of (see mappings/README.md).
 METHOD_RECEIVERS = {"tf.data.Dataset.": "dataset", "tf.keras.Model.": "model"}
