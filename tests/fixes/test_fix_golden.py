@@ -21,7 +21,7 @@ from ascend_migrate.kb.index import KnowledgeBase
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
-SCRIPTS = [("ddp_train_cuda.py", "npu"), ("model_resnet.py", "mindspore")]
+SCRIPTS = [("ddp_train_cuda.py", "npu"), ("model_resnet.py", "mindspore"), ("apex_single_node.py", "npu")]
 
 
 @pytest.fixture(scope="module")
