@@ -181,3 +181,10 @@ def test_kb_without_an_action_prints_help_and_exits_2(mappings):
 def test_record_without_numeric_is_a_usage_error(mappings, tmp_path):
     result = kb(mappings, "verify", "--record", str(tmp_path / "numeric.yaml"))
     assert (result.returncode, result.stderr) == (2, "ascend-migrate: error: --record needs --numeric\n")
+
+
+def test_a_malformed_usage_file_exits_2_naming_its_line(mappings):
+    (mappings / "usage" / "torch_api_frequency.csv").write_text(USAGE.replace("torch.fx.Node,50", "torch.fx.Node,many"), encoding="utf-8")
+    result = kb(mappings, "stats")
+    assert (result.returncode, result.stderr) == (
+        2, f"ascend-migrate: error: {mappings / 'usage' / 'torch_api_frequency.csv'}:3: references, repos must be whole numbers\n")

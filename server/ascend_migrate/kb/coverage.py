@@ -75,24 +75,35 @@ def usage_path(knowledge_base: KnowledgeBase) -> Path:
 
 def load_usage(path: Path) -> list[UsageRow]:
     """The rows of a frequency file, most used first; a malformed file is a KnowledgeBaseError naming the line."""
+    return _read_counts(path, ("api", "references", "repos"), lambda row: UsageRow(
+        api=row["api"],
+        references=int(row["references"]),
+        repositories=int(row["repos"]),
+        in_official_tables=row.get("in_official_mindspore_tables", "") == "yes",
+    ))
+
+
+def load_method_usage(path: Path) -> list[UsageRow]:
+    """Tensor-method call counts (method, calls) as `<tensor>.method()` usage rows, most used first."""
+    return _read_counts(path, ("method", "calls"), lambda row: UsageRow(
+        api=f"<tensor>.{row['method']}()", references=int(row["calls"]), repositories=0, in_official_tables=False,
+    ))
+
+
+def _read_counts(path: Path, columns: tuple[str, ...], make_row) -> list[UsageRow]:
     if not path.is_file():
         raise KnowledgeBaseError(path, None, "the usage file does not exist")
     rows: list[UsageRow] = []
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)
-        missing = {"api", "references", "repos"} - set(reader.fieldnames or ())
+        missing = set(columns) - set(reader.fieldnames or ())
         if missing:
             raise KnowledgeBaseError(path, 1, f"missing columns {sorted(missing)}")
         for row in reader:
             try:
-                rows.append(UsageRow(
-                    api=row["api"],
-                    references=int(row["references"]),
-                    repositories=int(row["repos"]),
-                    in_official_tables=row.get("in_official_mindspore_tables", "") == "yes",
-                ))
+                rows.append(make_row(row))
             except (TypeError, ValueError):
-                raise KnowledgeBaseError(path, reader.line_num, "references and repos must be whole numbers") from None
+                raise KnowledgeBaseError(path, reader.line_num, f"{', '.join(columns[1:])} must be whole numbers") from None
     rows.sort(key=lambda row: -row.references)
     return rows
 
@@ -173,21 +184,3 @@ def route_coverage(knowledge_base: KnowledgeBase, route: str, rows: list[UsageRo
     relevant = rows if route == "mindspore" else [row for row in rows if is_cuda_related(row.api)]
     return measure(view, relevant)
 
-
-def load_method_usage(path: Path) -> list[UsageRow]:
-    """Tensor-method call counts (method, calls) as `<tensor>.method()` usage rows, most used first."""
-    if not path.is_file():
-        raise KnowledgeBaseError(path, None, "the usage file does not exist")
-    rows: list[UsageRow] = []
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        if {"method", "calls"} - set(reader.fieldnames or ()):
-            raise KnowledgeBaseError(path, 1, "expected the columns method and calls")
-        for row in reader:
-            try:
-                rows.append(UsageRow(api=f"<tensor>.{row['method']}()", references=int(row["calls"]), repositories=0,
-                                     in_official_tables=False))
-            except (TypeError, ValueError):
-                raise KnowledgeBaseError(path, reader.line_num, "calls must be a whole number") from None
-    rows.sort(key=lambda row: -row.references)
-    return rows
