@@ -43,7 +43,7 @@
   (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data flymake-diagnostic))))
 
 ;; The documented set-up, loaded as is; only the Python is this test's own.
-(setq ascend-migrate-python (car (plist-get scenario :command)))
+(setq ascend-migrate-python (plist-get scenario :python))
 (load (plist-get scenario :setup) nil t)
 (setq eglot-sync-connect t
       eglot-autoshutdown t
