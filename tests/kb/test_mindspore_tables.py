@@ -147,6 +147,9 @@ def test_doc_quirks_are_corrected(knowledge_base) -> None:
     assert (flatten_2_6.category, flatten_2_6.fix, flatten_2_6.target) == ("ms-differs", "unsafe", "mindspore.mint.flatten")
     (flatten_2_10,) = names(knowledge_base, "torch.nn.Flatten", "2.10")
     assert (flatten_2_10.category, flatten_2_10.fix, flatten_2_10.target) == ("ms-equivalent", "safe", "mindspore.mint.nn.Flatten")
+    (inv,) = names(knowledge_base, "torch.linalg.inv", "2.10")
+    assert ([(p.source, p.target, p.change) for p in inv.parameters], inv.fix) == ([("A", "input", "renamed")], "safe")
+    assert inv.verified.startswith("run on the CPU: torch 2.13.0 accepts A=, mindspore 2.10.0 raises TypeError")
     (squeeze,) = [e for e in knowledge_base.view("mindspore", "2.8", "2.10").by_method["squeeze"] if e.receiver == "tensor"]
     assert [(p.source, p.target, p.change) for p in squeeze.parameters] == [("dim", "axis", "renamed")]
     assert (squeeze.category, squeeze.fix) == ("ms-differs", "safe")

@@ -69,7 +69,7 @@ CHECKED_REPLACEMENTS = {
     ),
 }
 
-# (api, branch) → (keyword renames, how they were found): "consistent" rows whose MindSpore 2.10.0 method
+# (api, branch) → (keyword renames, how they were found): "consistent" rows whose MindSpore 2.10.0 API
 # refuses torch's keyword (a call was run on the CPU); positional calls work, so the rename stays safe.
 CHECKED_KEYWORD_RENAMES = {
     ("torch.Tensor.squeeze", "r2.4.10"): (
@@ -82,6 +82,22 @@ CHECKED_KEYWORD_RENAMES = {
         "x.diagonal(offset=0, axis1=0, axis2=2) works",
     ),
 }
+# More of the same, found by calling both packages with torch's keyword (torch 2.13.0 accepts it, mindspore
+# 2.10.0 raises TypeError) and MindSpore's (it runs).
+_BOTH_RUN = "run on the CPU: torch 2.13.0 accepts {old}, mindspore 2.10.0 raises TypeError there and accepts {new}"
+for _api, _branch, _renames in (
+    ("torch.Tensor.index_fill", "r2.4.10", (("dim", "axis"),)),
+    ("torch.Tensor.logcumsumexp", "r2.4.10", (("dim", "axis"),)),
+    ("torch.Tensor.norm", "r2.4.10", (("p", "ord"),)),
+    ("torch.Tensor.transpose", "r2.4.10", (("dim0", "axis0"), ("dim1", "axis1"))),
+    ("torch.linalg.inv", "master", (("A", "input"),)),
+    ("torch.moveaxis", "r2.4.10", (("input", "x"),)),
+    ("torch.movedim", "r2.4.10", (("input", "x"),)),
+    ("torch.nn.functional.hinge_embedding_loss", "r2.4.10", (("input", "inputs"), ("target", "targets"))),
+    ("torch.nn.functional.max_pool3d", "r2.4.10", (("input", "x"),)),
+):
+    CHECKED_KEYWORD_RENAMES[(_api, _branch)] = (_renames, _BOTH_RUN.format(
+        old=", ".join(f"{old}=" for old, _ in _renames), new=", ".join(f"{new}=" for _, new in _renames)))
 
 # Renames read from the signatures (signatures.py) that a call in mindspore 2.10.0 on the CPU contradicted or
 # could not confirm: left out.

@@ -1,6 +1,6 @@
 """Side-by-side runs (`ascend-migrate kb verify --numeric`, recorded in mappings/verification/numeric.yaml)
 folded into the entries they checked: agreement goes into `verified`, a disagreement makes the entry
-ms-differs with what differs."""
+ms-differs (never a safe fix) with what differs."""
 
 from __future__ import annotations
 
@@ -44,13 +44,16 @@ class NumericRecord:
             # A name check says less than a run; any other check (a signature read by hand) is kept beside it.
             entry["verified"] = agreement if not earlier or earlier.startswith("name check") else f"{agreement}; {earlier}"
             return None
-        if outcome not in ("differ", "error") or entry["category"] != "ms-equivalent":
+        if outcome not in ("differ", "error"):
             return None
-        entry["category"] = "ms-differs"
-        entry["fix"] = "unsafe"
-        entry.pop("code", None)
+        if entry["category"] == "ms-equivalent":
+            entry["category"] = "ms-differs"
+            entry.pop("code", None)  # MS105 and the like are codes of ms-equivalent
+        entry["fix"] = "unsafe"  # a rename would not keep the behaviour the run saw
         what = result.get("detail", "")
         note = f"{'Differs' if outcome == 'differ' else 'Fails'} when {run}: {what}"
         entry["note"] = f"{entry['note']} {note}" if entry.get("note") else note
-        entry["verified"] = f"numeric: {outcome}, {run}"
+        earlier = entry.get("verified", "")
+        found = f"numeric: {outcome}, {run}"
+        entry["verified"] = found if not earlier or earlier.startswith("name check") else f"{found}; {earlier}"
         return outcome

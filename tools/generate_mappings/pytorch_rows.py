@@ -160,7 +160,7 @@ def _is_consistent(api: str, row: MappingRow, notes: list[str], outcome: Outcome
         outcome.corrections.append(f"{api}: the doc's only difference is false → ms-equivalent ({row.branch})")
         return True
     if (api, row.branch) in corrections.CHECKED_KEYWORD_RENAMES:
-        notes.append("correction: the doc calls this consistent, but MindSpore's method has other keyword names")
+        notes.append("correction: the doc calls this consistent, but MindSpore's API has other keyword names")
         outcome.corrections.append(f"{api}: keyword renames found by running mindspore 2.10.0 ({row.branch})")
         return False
     return row.category == "consistent" and (api, row.branch) not in corrections.NOT_A_RENAME
