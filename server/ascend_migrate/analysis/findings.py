@@ -138,14 +138,8 @@ class Finding:
         if line_delta == 0:
             return self
         fix = self.fix
-        if fix is not None and fix.edits:
-            fix = _replace_fix_edits(
-                fix,
-                tuple(
-                    TextEdit(e.line + line_delta, e.column, e.end_line + line_delta, e.end_column, e.new_text)
-                    for e in fix.edits
-                ),
-            )
+        if fix is not None and (fix.edits or fix.arguments):
+            fix = _shifted_fix(fix, line_delta)
         return Finding(
             self.path,
             self.line + line_delta,
@@ -184,8 +178,20 @@ class Finding:
         }
 
 
-def _replace_fix_edits(fix: Fix, edits: tuple[TextEdit, ...]) -> Fix:
-    return Fix(fix.title, fix.safe, edits, fix.rewrite, fix.arguments, fix.add_imports, fix.remove_imports)
+# Rewrite arguments that hold a span [line, column, end_line, end_column] of the source (docs/fixes.md).
+_SPAN_ARGUMENTS = ("call", "span")
+
+
+def _shifted_fix(fix: Fix, line_delta: int) -> Fix:
+    """`fix` with its edits and its rewrite's spans moved down by `line_delta` lines."""
+    edits = tuple(TextEdit(e.line + line_delta, e.column, e.end_line + line_delta, e.end_column, e.new_text) for e in fix.edits)
+    arguments = tuple(
+        (key, (value[0] + line_delta, value[1], value[2] + line_delta, value[3]))
+        if key in _SPAN_ARGUMENTS and isinstance(value, (list, tuple)) and len(value) == 4
+        else (key, value)
+        for key, value in fix.arguments
+    )
+    return Fix(fix.title, fix.safe, edits, fix.rewrite, arguments, fix.add_imports, fix.remove_imports)
 
 
 @dataclass(frozen=True, slots=True)

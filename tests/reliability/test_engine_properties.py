@@ -1,0 +1,155 @@
+"""Property-based: the engine and the fixes on generated programs and on mutated training scripts.
+
+For any text: analysis never raises and every position it reports lies inside the text. For any text that
+parses: every single quick fix leaves code that parses (or is refused with FixError), fixing all converges
+within the fix command's four passes to a text that parses and that a further fix changes nothing in.
+Incremental analysis after a run of random line edits equals a full analysis of the final text.
+
+RELIABILITY_EXAMPLES sets the example count per test (default 25; the CI fuzz stage raises it).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+import hypothesmith
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ascend_migrate.analysis.engine import analyze_file, analyze_module
+from ascend_migrate.analysis.incremental import LineEdit, analyze_document
+from ascend_migrate.analysis.source import split_lines
+from ascend_migrate.config import Settings
+from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all
+
+from mutations import JUNK, SCRIPTS, mutated_scripts
+
+EXAMPLES = int(os.environ.get("RELIABILITY_EXAMPLES", "25"))
+PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+TARGETS = [Settings(target="npu"), Settings(target="mindspore")]
+FIX_PASSES = 4  # what `ascend-migrate fix` allows
+
+
+def parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def check_analysis(source: str, settings_for_target: Settings):
+    result = analyze_file(source, "mutated.py", settings_for_target)
+    lines = split_lines(source)
+    for finding in result.findings:
+        assert 1 <= finding.line <= finding.end_line <= len(lines), finding
+        assert 1 <= finding.column <= len(lines[finding.line - 1]) + 1, finding
+        assert 1 <= finding.end_column <= len(lines[finding.end_line - 1]) + 1, finding
+        assert (finding.line, finding.column) <= (finding.end_line, finding.end_column), finding
+    for error in result.errors:
+        assert error.line is None or 1 <= error.line <= len(lines), error
+    return result
+
+
+def check_fixes(source: str, settings_for_target: Settings) -> None:
+    """Every quick fix alone parses; fix-all converges to parsing code that a further pass leaves alone."""
+    findings = analyze_file(source, "mutated.py", settings_for_target).findings
+    for finding in findings:
+        if finding.fix is None:
+            continue
+        try:
+            fixed = apply_edits(source, edits_for(finding.fix, source))
+        except FixError:
+            continue  # refused with a reason: the editor shows no action
+        assert parses(fixed), f"the quick fix for {finding.code} at {finding.line}:{finding.column} breaks the code:\n{fixed}"
+    text = source
+    for _ in range(FIX_PASSES):
+        result = fix_all(text, analyze_file(text, "mutated.py", settings_for_target).findings, unsafe=True)
+        assert parses(result.text), result.text
+        if not result.changed:
+            break
+        text = result.text
+    else:
+        final = fix_all(text, analyze_file(text, "mutated.py", settings_for_target).findings, unsafe=True)
+        assert not final.changed, f"still changing after {FIX_PASSES} passes"
+
+
+@PROPERTY_SETTINGS
+@given(source=mutated_scripts(), which=st.sampled_from(TARGETS))
+def test_analysis_of_mutated_training_scripts_never_raises(source, which):
+    check_analysis(source, which)
+
+
+@PROPERTY_SETTINGS
+@given(source=hypothesmith.from_grammar(), which=st.sampled_from(TARGETS))
+def test_analysis_of_grammar_generated_programs_never_raises(source, which):
+    check_analysis(source, which)
+
+
+@settings(PROPERTY_SETTINGS, max_examples=max(3, EXAMPLES // 5))  # from_node is slow to generate
+@given(source=hypothesmith.from_node(), which=st.sampled_from(TARGETS))
+def test_analysis_of_syntax_tree_generated_programs_never_raises(source, which):
+    check_analysis(source, which)
+
+
+@PROPERTY_SETTINGS
+@given(source=mutated_scripts(), which=st.sampled_from(TARGETS))
+def test_fixes_of_mutated_training_scripts_parse_and_converge(source, which):
+    if not parses(source):
+        return  # the fix command never touches a file that does not parse
+    check_fixes(source, which)
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+@pytest.mark.parametrize("which", TARGETS, ids=["npu", "mindspore"])
+def test_fixes_of_each_training_script_parse_and_converge(name, which):
+    check_fixes(SCRIPTS[name], which)
+
+
+def as_tuples(analysis) -> list[tuple]:
+    return [(f.line, f.column, f.end_line, f.end_column, f.code, f.api, f.message, f.fix) for f in analysis.findings]
+
+
+@st.composite
+def edit_runs(draw):
+    """A training script and 1..6 edits, each replacing lines start..end with 0..3 lines (as an editor sends)."""
+    text = SCRIPTS[draw(st.sampled_from(sorted(SCRIPTS)))]
+    pool = JUNK + [line for script in SCRIPTS.values() for line in script.split("\n")]
+    edits = []
+    line_count = len(text.split("\n"))
+    for _ in range(draw(st.integers(1, 6))):
+        start = draw(st.integers(1, line_count))
+        end = draw(st.integers(start, min(line_count, start + 3)))
+        replacement = draw(st.lists(st.sampled_from(pool), min_size=0, max_size=3))
+        edits.append((start, end, replacement))
+        line_count += len(replacement) - (end - start + 1)
+        if line_count < 1:
+            break
+    return text, edits
+
+
+@PROPERTY_SETTINGS
+@given(run=edit_runs(), which=st.sampled_from(TARGETS))
+def test_incremental_analysis_after_random_edits_equals_a_full_analysis(run, which):
+    text, edits = run
+    analysis = analyze_module(text, "edited.py", which)
+    lines = text.split("\n")
+    for start, end, replacement in edits:
+        if not lines:
+            break
+        end = min(end, len(lines))
+        lines = lines[: start - 1] + replacement + lines[end:]
+        new_text = "\n".join(lines)
+        if replacement:
+            edit = LineEdit(start, end, start + len(replacement) - 1)
+        elif start <= len(lines):
+            edit = LineEdit(start, end + 1, start)  # the editor's range runs to the start of the line after them
+        else:
+            edit = LineEdit(start - 1, end, start - 1)  # the last lines went: from the end of the line before them
+        analysis = analyze_document(new_text, "edited.py", which, analysis, edit)
+        full = analyze_module(new_text, "edited.py", which)
+        assert as_tuples(analysis) == as_tuples(full), (start, end, replacement)
+        # Lines only: the summary of a syntax error may name another of the file's errors first.
+        assert [e.line for e in analysis.errors] == [e.line for e in full.errors]

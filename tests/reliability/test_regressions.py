@@ -1,0 +1,29 @@
+"""Bugs the reliability tests found, pinned where they were fixed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ascend_migrate.analysis.engine import analyze_module
+from ascend_migrate.analysis.incremental import LineEdit, analyze_document
+from ascend_migrate.config import Settings
+from ascend_migrate.fixes import apply_edits, edits_for
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_a_call_rewrite_below_an_edit_still_rewrites_its_own_call():
+    """Found by the incremental property test: findings below an edit were shifted, their fix's `call` span
+    was not, so the quick fix rewrote the lines the call had been on before the edit."""
+    settings = Settings(target="mindspore")
+    text = (EXAMPLES / "imagenet_ddp.py").read_text(encoding="utf-8")
+    before = analyze_module(text, "imagenet_ddp.py", settings)
+    new_text = text.split("\n", 1)[1]  # the docstring line deleted: range (0,0)-(1,0) replaced by ""
+    after = analyze_document(new_text, "imagenet_ddp.py", settings, before, LineEdit(1, 2, 1))
+    full = analyze_module(new_text, "imagenet_ddp.py", settings)
+    (incremental,) = [f for f in after.findings if f.api == "torch.utils.data.DataLoader"]
+    (expected,) = [f for f in full.findings if f.api == "torch.utils.data.DataLoader"]
+    assert dict(incremental.fix.arguments)["call"] == dict(expected.fix.arguments)["call"]
+    fixed = apply_edits(new_text, edits_for(incremental.fix, new_text))
+    assert fixed == apply_edits(new_text, edits_for(expected.fix, new_text))
+    assert "train_loader = mindspore.dataset.GeneratorDataset(\n" in fixed
