@@ -139,3 +139,8 @@ async def test_set_target_reanalyses_open_documents_for_the_new_route(client):
     with pytest.raises(JsonRpcException) as error:
         await execute(client, "ascend-migrate.setTarget", "gpu")
     assert "target must be one of ['mindspore', 'npu'], got 'gpu'" in error.value.message
+
+
+async def test_lookup_takes_a_partial_name_as_typed(client):
+    entries = await execute(client, "ascend-migrate.lookup", "torch.nn.Li")
+    assert [entry["api"] for entry in entries] == ["torch.nn.Linear"]

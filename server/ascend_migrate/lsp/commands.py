@@ -287,11 +287,9 @@ def _lookup(name: str) -> list[dict[str, Any]]:
 
     knowledge_base = KnowledgeBase.load()
     query = "tensorflow" + name[2:] if name == "tf" or name.startswith("tf.") else name
-    if query.endswith(("*", ".")):
-        entries = knowledge_base.lookup(query)
-    else:
-        prefix = query + "."
-        entries = [entry for entry in knowledge_base.entries if entry.api == query or entry.api.startswith(prefix)]
+    # A plain prefix, so that a search box can ask as the user types (`torch.nn.Li` finds torch.nn.Linear).
+    prefix = query.rstrip("*")
+    entries = [entry for entry in knowledge_base.entries if entry.api.startswith(prefix)]
     entries.sort(key=lambda entry: (entry.api != query, entry.api, entry.route))
     return [_entry_json(entry) for entry in entries[:LOOKUP_LIMIT]]
 
