@@ -234,7 +234,11 @@ def _verify(knowledge_base, arguments: argparse.Namespace) -> int:
         if not resolver.has("torch") or not resolver.has("mindspore"):
             print_error("kb verify --numeric needs torch and mindspore installed in this interpreter")
             return EXIT_USAGE
-        numeric_report = numeric.run_checks(knowledge_base, limit=arguments.limit)
+        try:
+            numeric_report = numeric.run_checks(knowledge_base, limit=arguments.limit)
+        except ImportError as error:  # a broken torch or mindspore install: say so instead of a traceback
+            print_error(f"kb verify --numeric could not import what it runs: {error}")
+            return EXIT_USAGE
         if arguments.record is not None:
             numeric.write_record(numeric_report, arguments.record)
     if arguments.json:
