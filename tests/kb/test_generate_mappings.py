@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from ascend_migrate.kb.loader import load_table
 
 # tools/ is not part of the installed package; the repository root makes it importable under any runner.

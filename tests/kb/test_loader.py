@@ -6,7 +6,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from ascend_migrate.kb.index import KnowledgeBase
 from ascend_migrate.kb.loader import KnowledgeBaseError, load_table
 from ascend_migrate.kb.schema import ParameterDifference

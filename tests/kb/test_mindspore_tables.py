@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from ascend_migrate.kb.index import KnowledgeBase
 from ascend_migrate.kb.schema import Entry
 

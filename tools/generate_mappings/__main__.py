@@ -8,14 +8,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tools.generate_mappings import general, pytorch_rows, tensorflow_rows as tensorflow_table
+from tools.generate_mappings import general, pytorch_rows
+from tools.generate_mappings import tensorflow_rows as tensorflow_table
 from tools.generate_mappings.emit import dump_table
 from tools.generate_mappings.existing import hand_written_apis
 from tools.generate_mappings.numeric import NumericRecord
 from tools.generate_mappings.parameters import ParameterIndex
 from tools.generate_mappings.signatures import Signatures
 from tools.generate_mappings.sources import (
-    DEFAULT_REFERENCE, read_general_parameters, read_mapping, read_parameters, read_resolution,
+    DEFAULT_REFERENCE,
+    read_general_parameters,
+    read_mapping,
+    read_parameters,
+    read_resolution,
 )
 
 HERE = Path(__file__).resolve().parent

@@ -82,22 +82,26 @@ CHECKED_KEYWORD_RENAMES = {
         "x.diagonal(offset=0, axis1=0, axis2=2) works",
     ),
 }
-# More of the same, found by calling both packages with torch's keyword (torch 2.13.0 accepts it, mindspore
-# 2.10.0 raises TypeError) and MindSpore's (it runs).
-_BOTH_RUN = "run on the CPU: torch 2.13.0 accepts {old}, mindspore 2.10.0 raises TypeError there and accepts {new}"
-for _api, _branch, _renames in (
-    ("torch.Tensor.index_fill", "r2.4.10", (("dim", "axis"),)),
-    ("torch.Tensor.logcumsumexp", "r2.4.10", (("dim", "axis"),)),
-    ("torch.Tensor.norm", "r2.4.10", (("p", "ord"),)),
-    ("torch.Tensor.transpose", "r2.4.10", (("dim0", "axis0"), ("dim1", "axis1"))),
-    ("torch.linalg.inv", "master", (("A", "input"),)),
-    ("torch.moveaxis", "r2.4.10", (("input", "x"),)),
-    ("torch.movedim", "r2.4.10", (("input", "x"),)),
-    ("torch.nn.functional.hinge_embedding_loss", "r2.4.10", (("input", "inputs"), ("target", "targets"))),
-    ("torch.nn.functional.max_pool3d", "r2.4.10", (("input", "x"),)),
-):
-    CHECKED_KEYWORD_RENAMES[(_api, _branch)] = (_renames, _BOTH_RUN.format(
-        old=", ".join(f"{old}=" for old, _ in _renames), new=", ".join(f"{new}=" for _, new in _renames)))
+
+
+def _called_both(renames: tuple[tuple[str, str], ...]) -> tuple[tuple[tuple[str, str], ...], str]:
+    old = ", ".join(f"{source}=" for source, _ in renames)
+    new = ", ".join(f"{target}=" for _, target in renames)
+    return renames, f"run on the CPU: torch 2.13.0 accepts {old}, mindspore 2.10.0 raises TypeError there and accepts {new}"
+
+
+# More of the same, found by calling both packages with torch's keyword and with MindSpore's.
+CHECKED_KEYWORD_RENAMES.update({
+    ("torch.Tensor.index_fill", "r2.4.10"): _called_both((("dim", "axis"),)),
+    ("torch.Tensor.logcumsumexp", "r2.4.10"): _called_both((("dim", "axis"),)),
+    ("torch.Tensor.norm", "r2.4.10"): _called_both((("p", "ord"),)),
+    ("torch.Tensor.transpose", "r2.4.10"): _called_both((("dim0", "axis0"), ("dim1", "axis1"))),
+    ("torch.linalg.inv", "master"): _called_both((("A", "input"),)),
+    ("torch.moveaxis", "r2.4.10"): _called_both((("input", "x"),)),
+    ("torch.movedim", "r2.4.10"): _called_both((("input", "x"),)),
+    ("torch.nn.functional.hinge_embedding_loss", "r2.4.10"): _called_both((("input", "inputs"), ("target", "targets"))),
+    ("torch.nn.functional.max_pool3d", "r2.4.10"): _called_both((("input", "x"),)),
+})
 
 # Renames read from the signatures (signatures.py) that a call in mindspore 2.10.0 on the CPU contradicted or
 # could not confirm: left out.
@@ -105,7 +109,8 @@ SIGNATURE_MISREADS = {
     "torch.Tensor.argsort": "Tensor.argsort accepts dim= as well as axis= (an overload the docstring omits)",
     "torch.Tensor.narrow": "neither dim= nor dimension= was accepted in a keyword call, so the names are unclear",
 }
-# Renames read from the signatures that such a call confirmed: torch's keyword raised TypeError, MindSpore's ran.
+# Renames read from the signatures that such a call confirmed: mindspore 2.10.0 raised TypeError for torch's
+# keyword and ran with its own.
 SIGNATURE_CALLS_CHECKED = frozenset({
     "torch.Tensor.bmm", "torch.Tensor.cummax", "torch.Tensor.diff", "torch.Tensor.hsplit", "torch.Tensor.tensor_split",
     "torch.copysign", "torch.nn.functional.glu", "torch.logcumsumexp", "torch.nn.functional.threshold", "torch.vstack",

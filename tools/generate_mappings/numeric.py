@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-
 from ascend_migrate.kb.versions import parse_range, parse_version
 
 RECORD = Path("verification/numeric.yaml")

@@ -127,4 +127,4 @@ def renames_from_signatures(source: list[str], target: list[str], method: bool) 
         target = target[1:]  # MindSpore documents some tensor methods with the tensor as `input`
     if not source or len(source) != len(target):
         return None
-    return [(old, new) for old, new in zip(source, target) if old != new]
+    return [(old, new) for old, new in zip(source, target, strict=True) if old != new]

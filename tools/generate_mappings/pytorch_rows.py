@@ -11,6 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ascend_migrate.kb.versions import parse_range, parse_version
+
 from tools.generate_mappings import corrections
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.numeric import NumericRecord

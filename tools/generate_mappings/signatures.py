@@ -18,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / "signatures.json"
 # A signature line in a docstring: `name(a, b=1, *, c=None) -> Tensor`.

@@ -20,7 +20,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 TORCH_MODULES = (
     "torch",
     "torch.nn",
