@@ -110,6 +110,10 @@ def test_malformed_json_and_unknown_notifications_do_not_stop_the_server():
     try:
         initialize(server)
         server.stdin.write(b"Content-Length: 12\r\n\r\n{not json!!}")
+        server.stdin.flush()
+        parse_error = response_to(server.stdout, None)
+        assert parse_error["error"]["code"] == -32700
+        assert parse_error["error"]["message"].startswith("Parse error: Expecting property name enclosed in double quotes")
         send(server, {"jsonrpc": "2.0", "method": "ascendMigrate/unknownNotification", "params": {}})
         send(server, {"jsonrpc": "2.0", "id": 7, "method": "workspace/executeCommand", "params": {"command": "ascend-migrate.lookup", "arguments": ["torch.nn.ReLU"]}})
         (entry,) = response_to(server.stdout, 7)["result"]

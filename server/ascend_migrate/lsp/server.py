@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 import threading
 import time
@@ -16,6 +17,7 @@ from typing import Any, Callable
 
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
+from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -85,6 +87,19 @@ class AscendMigrateServer(LanguageServer):
             self._thread_pool.shutdown(wait=False, cancel_futures=True)
         if self._server is not None:
             self._server.close()
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Malformed JSON gets the JSON-RPC parse error (id null); other failures are logged and shown once.
+
+        (pygls would pop up "Error in server" for each; a failed request has had its error response already.)
+        """
+        if isinstance(error, json.JSONDecodeError):
+            logger.warning("malformed JSON from the client: %s", error)
+            self.send_json(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"Parse error: {error}"}}))
+            return
+        logger.error("internal error (%s): %s", getattr(source, "__name__", source), error)
+        if source is not FeatureRequestError:
+            self.settings.report_once(f"ascend-migrate: internal error: {error} (the server log has the details)")
 
     @property
     def versioned_edits(self) -> bool:
