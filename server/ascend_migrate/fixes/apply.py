@@ -65,10 +65,10 @@ class _Planned:
 class _Context:
     """What every step needs to know about the original text; built once per file."""
 
-    def __init__(self, source: str, tree: ast.Module) -> None:
+    def __init__(self, source: str, tree: ast.Module, index: LineIndex | None = None) -> None:
         self.source = source
         self.tree = tree
-        self.index = LineIndex(source)
+        self.index = index or LineIndex(source)
         self.suppressed = suppressed_lines(source)
         self.occupied = _Occupied()
         self.imports = ModuleImports(tree)
@@ -77,17 +77,20 @@ class _Context:
 def edits_for(fix: Fix, source: str) -> list[TextEdit]:
     """The minimal edits for one fix, imports included; [] when it has nothing left to change.
 
-    Raises FixError when the fix's data does not fit the text (the source must parse).
+    Raises FixError when the fix's data does not fit the text, or when it manages imports and the text
+    does not parse. Only a fix that manages imports parses the whole text (with `ast`, once).
     """
+    index = LineIndex(source)
+    edits = code_edits(fix, source, index)
+    if not edits and not is_import_only(fix):
+        return []
+    if not fix.add_imports and not fix.remove_imports:
+        return edits
     try:
         tree = parse(source)
     except SyntaxError as error:
         raise FixError(f"the file does not parse (line {error.lineno}): {error.msg}") from None
-    context = _Context(source, tree)
-    edits = code_edits(fix, source, context.index)
-    if not edits and not is_import_only(fix):
-        return []
-    return _with_imports(context, [edits], [fix])
+    return _with_imports(_Context(source, tree, index), [edits], [fix])
 
 
 def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> FixResult:
