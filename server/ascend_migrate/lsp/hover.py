@@ -115,16 +115,22 @@ def name_at(line: str, index: int) -> tuple[str, int, int] | None:
 def import_aliases(lines: Sequence[str]) -> dict[str, str]:
     """Local name → the module or object it names, from the file's import statements (a cheap, textual read)."""
     aliases: dict[str, str] = {}
+    pending_module: str | None = None  # inside `from module import (` ... `)` spread over lines
     for line in lines:
+        if pending_module is not None:
+            names, closed, _ = line.partition(")")
+            _bind_from_import(aliases, pending_module, names)
+            if closed:
+                pending_module = None
+            continue
         if "import" not in line:
             continue
         match = _FROM_IMPORT.match(line)
         if match is not None:
             module = match.group("module")
-            for part in match.group("names").split(","):
-                pieces = part.split()
-                if pieces and pieces[0] != "*":
-                    aliases[pieces[-1] if len(pieces) == 3 and pieces[1] == "as" else pieces[0]] = f"{module}.{pieces[0]}"
+            if "(" in line and ")" not in line:
+                pending_module = module
+            _bind_from_import(aliases, module, match.group("names"))
             continue
         match = _IMPORT.match(line)
         if match is not None:
@@ -138,6 +144,13 @@ def import_aliases(lines: Sequence[str]) -> dict[str, str]:
                     head = pieces[0].split(".")[0]
                     aliases[head] = head
     return aliases
+
+
+def _bind_from_import(aliases: dict[str, str], module: str, names: str) -> None:
+    for part in names.split("#")[0].split(","):
+        pieces = part.split()
+        if pieces and pieces[0] != "*":
+            aliases[pieces[-1] if len(pieces) == 3 and pieces[1] == "as" else pieces[0]] = f"{module}.{pieces[0]}"
 
 
 def qualify(dotted: str, aliases: dict[str, str]) -> str | None:
