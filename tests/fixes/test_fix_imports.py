@@ -135,3 +135,10 @@ def test_the_import_goes_above_module_level_code_that_needs_it():
 def test_a_fix_on_the_first_line_gets_its_import_above_it():
     source = "import torch; torch.cuda.init()\n"
     assert fixed(source, "torch.cuda", "torch.npu", add_imports=("import torch_npu",)) == "import torch_npu\nimport torch; torch.npu.init()\n"
+
+
+def test_a_name_used_only_in_a_string_annotation_is_used():
+    source = "import torch\n\ndef step(batch: 'torch.Tensor') -> None:\n    torch.cuda.synchronize()\n"
+    assert fixed(source, "torch.cuda.synchronize", "torch_npu.npu.synchronize", add_imports=("import torch_npu",), remove_imports=("torch",)) == (
+        "import torch\nimport torch_npu\n\ndef step(batch: 'torch.Tensor') -> None:\n    torch_npu.npu.synchronize()\n"
+    )

@@ -187,7 +187,8 @@ def _module_of(node: ast.Import | ast.ImportFrom) -> str:
 
 
 def used_names(tree: ast.Module) -> set[str]:
-    """Every name the code reads or writes outside import statements, plus the strings in `__all__`."""
+    """Every name the code reads or writes outside import statements, plus the strings in `__all__` and
+    the names inside string annotations (`x: "torch.Tensor"`)."""
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
@@ -196,7 +197,19 @@ def used_names(tree: ast.Module) -> set[str]:
             names.update(node.names)
         elif isinstance(node, ast.Assign) and any(isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets):
             names.update(item.value for item in ast.walk(node.value) if isinstance(item, ast.Constant) and isinstance(item.value, str))
+        elif isinstance(node, (ast.arg, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef)):
+            annotation = node.returns if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else node.annotation
+            if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                names.update(_names_in_annotation(annotation.value))
     return names
+
+
+def _names_in_annotation(text: str) -> set[str]:
+    try:
+        expression = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    return {node.id for node in ast.walk(expression) if isinstance(node, ast.Name)}
 
 
 def remove_import_edits(
