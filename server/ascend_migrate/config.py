@@ -179,7 +179,7 @@ def find_pyproject(start: Path) -> Path | None:
         if candidate.is_file():
             try:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
                 continue
             if "ascend-migrate" in data.get("tool", {}):
                 return candidate
@@ -202,6 +202,10 @@ def settings_from_pyproject(pyproject: Path, base: Settings | None = None) -> Se
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(str(pyproject), "[tool.ascend-migrate]", f"not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(str(pyproject), "[tool.ascend-migrate]", f"not valid UTF-8: {error.reason} at byte {error.start}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise ConfigError(str(pyproject), "[tool.ascend-migrate]", "not valid TOML: nested too deeply") from None
     table = data.get("tool", {}).get("ascend-migrate", {})
     if not isinstance(table, dict):
         raise ConfigError(str(pyproject), "tool.ascend-migrate", "must be a table")

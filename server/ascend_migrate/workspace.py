@@ -59,6 +59,9 @@ def discover(paths: list[Path], settings: Settings) -> Discovered:
                 seen.add(resolved)
                 files.append(path)
             continue
+        if not path.is_dir():  # a FIFO, a socket, a device, a broken or looping symlink
+            skipped.append(FileError(str(path), "not a regular file or directory"))
+            continue
         for found in _walk(path, settings, skipped, seen):
             files.append(found)
     return Discovered(files, skipped)
@@ -107,6 +110,8 @@ def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Pa
                 if not settings.follow_symlinks:
                     if is_file and child.name.endswith((".py", ".pyi")) or is_directory:
                         skipped.append(FileError(str(child_path), "symlink not followed (set follow-symlinks to scan it)"))
+                    elif not is_file and child.name.endswith(".py"):
+                        skipped.append(FileError(str(child_path), "broken symlink"))
                     continue
                 try:
                     target = child_path.resolve()

@@ -5,7 +5,7 @@ parses: every single quick fix leaves code that parses (or is refused with FixEr
 within the fix command's four passes to a text that parses and that a further fix changes nothing in.
 Incremental analysis after a run of random line edits equals a full analysis of the final text.
 
-RELIABILITY_EXAMPLES sets the example count per test (default 25; the CI fuzz stage raises it).
+RELIABILITY_EXAMPLES sets the example count per test (default 15; the CI fuzz stage raises it).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all
 
 from mutations import JUNK, SCRIPTS, mutated_scripts
 
-EXAMPLES = int(os.environ.get("RELIABILITY_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("RELIABILITY_EXAMPLES", "15"))
 PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 TARGETS = [Settings(target="npu"), Settings(target="mindspore")]
 FIX_PASSES = 4  # what `ascend-migrate fix` allows

@@ -68,7 +68,10 @@ def load_table(path: Path) -> tuple[list[Entry], dict[str, list[str]]]:
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise KnowledgeBaseError(path, None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise KnowledgeBaseError(path, None, f"not valid UTF-8: {error.reason} at byte {error.start}") from None
     return parse_table(text, path)
 
 

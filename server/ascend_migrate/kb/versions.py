@@ -16,6 +16,10 @@ _OPERATORS = {
 }
 
 
+# ASCII digits only (str.isdigit also takes '²', which int() refuses), and no number too long for int().
+_VERSION_PART = re.compile(r"[0-9]{1,18}")
+
+
 class VersionRangeError(ValueError):
     pass
 
@@ -23,8 +27,9 @@ class VersionRangeError(ValueError):
 def parse_version(text: str) -> tuple[int, ...]:
     """`2.10` → (2, 10). Trailing zeros do not count (2.1 == 2.1.0); pre-release tags are not accepted."""
     parts = str(text).strip().split(".")
-    if not parts or not all(part.isdigit() for part in parts):
-        raise VersionRangeError(f"{text!r} is not a version like 2.8 or 2.10.0")
+    if not all(_VERSION_PART.fullmatch(part) for part in parts):
+        shown = str(text) if len(str(text)) <= 40 else str(text)[:40] + "..."
+        raise VersionRangeError(f"{shown!r} is not a version like 2.8 or 2.10.0")
     numbers = [int(part) for part in parts]
     while len(numbers) > 1 and numbers[-1] == 0:
         numbers.pop()
