@@ -1,0 +1,4 @@
+import torch
+
+torch.cuda.synchronize()
+x = torch.ones(1).cuda()

@@ -1,0 +1,4 @@
+# -*- coding: latin-1 -*-
+import torch
+name = "café"
+torch.cuda.synchronize()

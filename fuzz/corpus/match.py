@@ -1,0 +1,6 @@
+import torch
+match cmd:
+    case ["cuda", *rest]:
+        torch.cuda.synchronize()
+    case _:
+        pass
