@@ -65,6 +65,7 @@ class SettingsManager:
         # directory → its pyproject (or None); pyproject → the last good Settings read from it
         self._pyproject_for_directory: dict[Path, Path | None] = {}
         self._from_file: dict[Path, Settings] = {}
+        self._read_cache: dict[tuple[Path, Settings], Settings] = {}
 
     def update_editor(self, raw: Any) -> bool:
         """Take new editor settings; False (and one message) when something in them is invalid."""
@@ -113,6 +114,7 @@ class SettingsManager:
         """Forget what was read from pyproject.toml files (one changed, or appeared)."""
         with self._lock:
             self._pyproject_for_directory.clear()
+            self._read_cache.clear()
             self._reported.clear()  # a file that is broken again deserves a message again
 
     def for_path(self, path: str | Path | None) -> Settings:
@@ -147,7 +149,14 @@ class SettingsManager:
         return found
 
     def _read(self, pyproject: Path, base: Settings) -> Settings | None:
-        """Settings from the file on top of `base`; when the file is invalid, the last good ones (or None)."""
+        """Settings from the file on top of `base`; when the file is invalid, the last good ones (or None).
+
+        Read once until `forget_files`: this runs before every analysis, that is on every keystroke.
+        """
+        with self._lock:
+            cached = self._read_cache.get((pyproject, base))
+        if cached is not None:
+            return cached
         try:
             settings = settings_from_pyproject(pyproject, base)
         except (ConfigError, OSError) as error:
@@ -156,6 +165,7 @@ class SettingsManager:
                 return self._from_file.get(pyproject)
         with self._lock:
             self._from_file[pyproject] = settings
+            self._read_cache[(pyproject, base)] = settings
         return settings
 
     def report_once(self, message: str) -> None:
