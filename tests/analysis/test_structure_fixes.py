@@ -56,3 +56,20 @@ def test_clip_grad_norm_uses_the_optimizer_of_the_function(run):
     clips = [f for f in run(textwrap.dedent(source)).findings if f.api == "torch.nn.utils.clip_grad_norm_"]
     assert [(f.line, f.fix is not None) for f in clips] == [(8, True), (14, False)]
     assert dict(clips[0].fix.arguments)["optimizer"] == "optimizer"
+
+
+def test_complemented_parameters_are_rewritten_as_one_minus_the_value(run):
+    source = """
+        import torch.nn as nn
+        drop = nn.Dropout(0.2)
+        named = nn.Dropout(p=0.1, inplace=True)
+        default = nn.Dropout()
+        norm = nn.BatchNorm2d(64, momentum=0.01)
+    """
+    assert fixed(run, source, "mindspore") == (
+        "\nimport mindspore\n"  # torch.nn is no longer used
+        "drop = mindspore.nn.Dropout(keep_prob=0.8)\n"
+        "named = mindspore.nn.Dropout(keep_prob=0.9)\n"
+        "default = mindspore.nn.Dropout()\n"
+        "norm = mindspore.nn.BatchNorm2d(64, momentum=0.99)\n"
+    )

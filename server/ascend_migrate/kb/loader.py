@@ -50,7 +50,7 @@ CONDITIONS = {
     "method": ("device-argument",),
     "definition": (),
 }
-PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note"}
+PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note", "position"}
 
 
 class KnowledgeBaseError(Exception):
@@ -284,6 +284,9 @@ class _NodeReader:
             values[key] = None if value is None else value_node.value
         if values.get("change") not in CHANGES:
             raise self.fail(node, f"a parameter difference needs change: one of {list(CHANGES)}")
+        position = values.get("position")
+        if position is not None and not (position.isdigit() and len(position) < 4):
+            raise self.fail(fields["position"][1], f"position must be a small whole number (0-based), got {position!r}")
         return ParameterDifference(
             source=values.get("source"),
             target=values.get("target"),
@@ -291,4 +294,5 @@ class _NodeReader:
             source_default=values.get("source_default"),
             target_default=values.get("target_default"),
             note=values.get("note") or "",
+            position=int(position) if position is not None else None,
         )

@@ -16,7 +16,9 @@ MATCH_KINDS = (
     "pattern",  # a code shape the engine recognises by the pattern name in `condition`
 )
 FIX_SAFETY = ("safe", "unsafe", "none")
-CHANGES = ("renamed", "removed", "added", "default", "meaning", "type", "position", "same")
+# `complement`: the target parameter holds 1 - the source value (torch Dropout p vs MindSpore keep_prob,
+# BatchNorm momentum 0.1 vs 0.9 in mindspore.nn); a fix writes `1 - value` under the target name.
+CHANGES = ("renamed", "removed", "added", "default", "meaning", "type", "position", "same", "complement")
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,8 @@ class ParameterDifference:
     source_default: str | None = None
     target_default: str | None = None
     note: str = ""
+    # 0-based index of the source parameter in the source signature, so a positional argument is found
+    position: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,7 +76,18 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         for difference in entry.parameters
         if difference.change == "removed" and difference.source in used
     )
-    if not renames and not drops:
+    complements = tuple(
+        (difference.source, difference.target or difference.source)
+        for difference in entry.parameters
+        if difference.change == "complement" and difference.source
+        and (difference.source in used or (difference.position is not None and difference.position < len(call.args)))
+    )
+    positions = tuple(
+        (difference.source, difference.position)
+        for difference in entry.parameters
+        if difference.position is not None and difference.source and difference.change in ("renamed", "complement")
+    )
+    if not renames and not drops and not complements:
         return fix
     call_span = context.factory.span(call)
     return Fix(
@@ -84,7 +95,8 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         safe=fix.safe and not drops,
         edits=fix.edits,
         rewrite="call-arguments",
-        arguments=(("call", call_span), ("rename_keywords", renames), ("drop_keywords", drops)),
+        arguments=(("call", call_span), ("rename_keywords", renames), ("drop_keywords", drops),
+                   ("complement_keywords", complements), ("positions", positions)),
         add_imports=fix.add_imports,
         remove_imports=fix.remove_imports,
     )
