@@ -110,13 +110,13 @@ async def wait_until(condition, timeout: float = 20.0, what: str = "the conditio
         await asyncio.sleep(0.01)
 
 
-async def diagnostics_for(client: LanguageClient, uri: str, version: int | None) -> list[types.Diagnostic]:
+async def diagnostics_for(client: LanguageClient, uri: str, version: int | None, timeout: float = 20.0) -> list[types.Diagnostic]:
     """The diagnostics published for `uri` at `version` (waiting for them)."""
 
     def published() -> bool:
         return any(params.version == version for params in client.published.get(uri, []))  # type: ignore[attr-defined]
 
-    await wait_until(published, what=f"diagnostics for {uri} version {version}")
+    await wait_until(published, timeout=timeout, what=f"diagnostics for {uri} version {version}")
     return list([params for params in client.published[uri] if params.version == version][-1].diagnostics)  # type: ignore[attr-defined]
 
 

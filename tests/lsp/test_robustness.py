@@ -124,15 +124,27 @@ async def test_a_burst_of_200_changes_ends_with_diagnostics_of_the_final_text_an
     assert summary(await diagnostics_for(client, "file:///robust/burst_fresh.py", 1)) == summary(final)
 
 
-async def test_hover_and_code_actions_answer_while_documents_are_being_analysed(client):
-    uri = "file:///robust/busy.py"
-    body = "".join(f"def f{index}(x):\n    return x.cuda() + torch.cuda.is_available()\n\n" for index in range(300))
-    open_document(client, uri, "import torch\n\n" + body)
+async def test_hover_and_code_actions_answer_while_a_long_analysis_runs(client):
+    small = "file:///robust/small.py"
+    open_document(client, small, "import torch\ntorch.cuda.synchronize()\n")
+    (diagnostic,) = await diagnostics_for(client, small, 1)
+    big = "file:///robust/big.py"
+    body = "".join(f"def step_{index}(x):\n    return x.cuda() + torch.cuda.is_available()\n\n" for index in range(6000))
+    open_document(client, big, "import torch\n\n" + body)  # 18,000 lines: seconds of analysis
     hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 8))
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=small), position=types.Position(1, 8))
     )
-    assert hover is None or hover.contents.value.startswith("**`torch`**")
-    await diagnostics_for(client, uri, 1)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=small),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    assert big not in client.published  # both answers came while the big file was still being analysed
+    assert hover.contents.value.startswith("**`torch.cuda.synchronize`** → `torch.npu.synchronize`")
+    assert "Replace with `torch.npu.synchronize`" in [action.title for action in actions]
+    assert len(await diagnostics_for(client, big, 1, timeout=120)) == 12000
 
 
 def resident_kilobytes(pid: int) -> int:
