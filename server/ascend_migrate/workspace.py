@@ -156,14 +156,14 @@ class _GitignoreStack:
         if not self.enabled:
             return
         gitignore = directory / ".gitignore"
-        if gitignore.is_file():
-            try:
+        try:  # is_file() raises too when the directory cannot be searched (the walk then reports it)
+            if gitignore.is_file():
                 import pathspec
 
                 lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
                 self.specs.append((directory, pathspec.GitIgnoreSpec.from_lines(lines)))
-            except OSError:
-                pass
+        except OSError:
+            pass
 
     def ignored(self, path: Path, is_directory: bool) -> bool:
         for base, spec in self.specs:
