@@ -361,8 +361,8 @@ def _register_lifecycle(server: AscendMigrateServer) -> None:
         ls.encoding = getattr(encoding, "value", encoding)
         if params.initialization_options is not None:
             ls.apply_editor_settings(params.initialization_options)
-        handler = logs.ClientLogHandler(ls.send_log)
-        logs.logger.addHandler(handler)
+        if not any(isinstance(handler, logs.ClientLogHandler) for handler in logs.logger.handlers):
+            logs.logger.addHandler(logs.ClientLogHandler(ls.send_log))
         logger.info("ascend-migrate %s: position encoding %s", __version__, ls.encoding)
 
     @server.feature(types.INITIALIZED)
