@@ -174,3 +174,12 @@ async def test_a_diagnostic_from_another_tool_gets_no_actions(client):
         range=types.Range(start=types.Position(0, 0), end=types.Position(0, 9)), message="unused import", source="ruff", code="F401"
     )
     assert list(await actions_for(client, uri, [foreign], only=[types.CodeActionKind.QuickFix])) == []
+
+
+async def test_a_fix_whose_data_does_not_fit_the_text_gives_no_fix_but_keeps_the_other_actions(client):
+    uri, diagnostics = await open_and_wait(client, "stale_data.py", EVALUATE)
+    diagnostic = code(diagnostics, "NPU101")
+    diagnostic.data["fix"] = {"title": "Rewrite", "safe": True, "rewrite": "call-arguments", "arguments": {"call": [99, 1, 99, 5]}}
+    titles = [action.title for action in await actions_for(client, uri, [diagnostic], only=[types.CodeActionKind.QuickFix])]
+    assert "Rewrite" not in titles
+    assert "Ignore NPU101 on this line" in titles

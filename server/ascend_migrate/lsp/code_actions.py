@@ -4,6 +4,7 @@ nothing here analyses the document again."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.config import Settings
 from ascend_migrate.lsp import convert, edits
 
+logger = logging.getLogger("ascend_migrate.lsp")
 FIX_ALL_KIND = "source.fixAll.ascend-migrate"
 CODE_ACTION_KINDS = [types.CodeActionKind.QuickFix, FIX_ALL_KIND]
 AUTOMATIC_MIGRATION_IMPORTS = ("import torch_npu", "from torch_npu.contrib import transfer_to_npu")
@@ -53,7 +55,11 @@ def workspace_edit(snapshot: DocumentSnapshot, engine_edits: Sequence[TextEdit],
 def fix_all_action(snapshot: DocumentSnapshot, encoding: str, versioned: bool) -> types.CodeAction | None:
     if not snapshot.findings:
         return None
-    engine_edits = edits.fix_all_edits(snapshot.text, snapshot.findings)
+    try:
+        engine_edits = edits.fix_all_edits(snapshot.text, snapshot.findings)
+    except Exception:
+        logger.exception("fixing all of %s failed", snapshot.uri)
+        return None
     if not engine_edits:
         return None
     return types.CodeAction(
@@ -95,7 +101,11 @@ def _quick_fixes(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diagnos
             fix = Fix.from_json(fix_data)
         except (KeyError, TypeError, ValueError):
             continue  # data from another server version: no fix rather than a wrong one
-        engine_edits = edits.fix_edits(fix, snapshot.text)
+        try:
+            engine_edits = edits.fix_edits(fix, snapshot.text)
+        except Exception:  # one failing fix must not take the other actions (ignore, fix all) with it
+            logger.exception("the fix %r of %s failed", fix.title, diagnostic.code)
+            continue
         if not engine_edits:
             continue
         title = fix.title if fix.safe else f"{fix.title} (unsafe: review the result)"
