@@ -101,8 +101,8 @@ def test_verify_skips_and_counts_what_is_not_installed(knowledge_base):
 
 def test_verify_lines_end_with_a_summary(knowledge_base):
     lines = verify_names(knowledge_base, Resolvers()).lines()
-    assert lines[-1] == "kb verify: 6 entries, 3 unresolved names"
-    assert lines[-2] == "targets: 2 of 4 resolve (50.0 %)"
+    assert lines[-1] == "kb verify: 6 entries, 3 unresolved names, 0 parameter warnings"
+    assert lines[-3] == "targets: 2 of 4 resolve (50.0 %)"
 
 
 def test_the_kb_verify_command_exits_1_on_unresolved_names(knowledge_base):
@@ -112,6 +112,29 @@ def test_the_kb_verify_command_exits_1_on_unresolved_names(knowledge_base):
     )
     assert result.returncode == 1
     assert '"name": "os.path.no_such_join"' in result.stdout
+
+
+def test_parameter_names_of_differences_are_checked_against_the_installed_signatures(tmp_path):
+    directory = tmp_path / "mappings"
+    directory.mkdir()
+    (directory / "parameters.yaml").write_text(
+        "provenance: written for these tests\n"
+        "entries:\n"
+        "  - api: shutil.copyfile\n"
+        "    category: ms-differs\n"
+        "    target: shutil.copy\n"
+        "    parameters:\n"
+        "      - {source: follow_symlinks, target: null, change: removed}\n"
+        "      - {source: src, target: source, change: renamed}\n",
+        encoding="utf-8",
+    )
+    report = verify_names(KnowledgeBase.from_directory(directory), Resolvers())
+    assert report.parameters_checked == 3
+    assert report.warning_lines() == [
+        f"{directory / 'parameters.yaml'}:3: target parameter source (entry shutil.copyfile) is not in the signature: "
+        "shutil.copy takes dst, follow_symlinks, src (renamed)"
+    ]
+    assert report.problems == []
 
 
 WHEEL_FILES = {

@@ -247,7 +247,7 @@ def _verify(knowledge_base, arguments: argparse.Namespace) -> int:
             result["numeric"] = numeric_report.to_json()
         print(json.dumps(result, indent=2))
     else:
-        for line in report.lines():
+        for line in report.warning_lines() + report.lines():
             print(line)
         if numeric_report is not None:
             for line in numeric_report.lines():

@@ -56,6 +56,7 @@ class ModuleResolver:
         self.package = package
         self.available = importlib.util.find_spec(package) is not None
         self._results: dict[str, str | None] = {}
+        self._objects: dict[str, object] = {}
         self.version = ""
         if self.available:
             try:
@@ -70,6 +71,10 @@ class ModuleResolver:
         if name not in self._results:
             self._results[name] = self._resolve(name)
         return self._results[name]
+
+    def value(self, name: str) -> object | None:
+        """The object `name` resolved to (None when it did not resolve)."""
+        return self._objects.get(name) if self.resolve(name) is None else None
 
     def _resolve(self, name: str) -> str | None:
         parts = name.split(".")
@@ -94,6 +99,7 @@ class ModuleResolver:
                     owner = ".".join(parts[:index])
                     reason = f"{owner} has no attribute {attribute}"
                     return f"{reason} ({import_error})" if import_error else reason
+            self._objects[name] = value
             return None
         return import_error or f"no module {parts[0]}"
 
@@ -374,6 +380,8 @@ class VerifyReport:
     resolved: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)  # reason -> count
     problems: list[Problem] = field(default_factory=list)
+    parameters_checked: int = 0
+    parameter_warnings: list[Problem] = field(default_factory=list)  # reported, not failing: see _check_parameters
 
     def to_json(self) -> dict:
         return {
@@ -383,6 +391,8 @@ class VerifyReport:
             "resolved": dict(self.resolved),
             "skipped": dict(sorted(self.skipped.items())),
             "problems": [asdict(problem) for problem in self.problems],
+            "parameters_checked": self.parameters_checked,
+            "parameter_warnings": [asdict(problem) for problem in self.parameter_warnings],
         }
 
     def lines(self) -> list[str]:
@@ -396,8 +406,14 @@ class VerifyReport:
             resolved = self.resolved[side]
             share = f"{resolved / checked * 100:.1f} %" if checked else "-"
             lines.append(f"{side}s: {resolved} of {checked} resolve ({share})")
-        lines.append(f"kb verify: {self.entries} entries, {len(self.problems)} unresolved names")
+        lines.append(f"parameters: {self.parameters_checked - len(self.parameter_warnings)} of {self.parameters_checked} "
+                     f"parameter names in parameter differences are in the installed signatures")
+        lines.append(f"kb verify: {self.entries} entries, {len(self.problems)} unresolved names, "
+                     f"{len(self.parameter_warnings)} parameter warnings")
         return lines
+
+    def warning_lines(self) -> list[str]:
+        return [warning.line().replace("does not resolve", "is not in the signature") for warning in self.parameter_warnings]
 
 
 def verify_names(knowledge_base, resolvers: Resolvers) -> VerifyReport:
@@ -413,7 +429,66 @@ def verify_names(knowledge_base, resolvers: Resolvers) -> VerifyReport:
         target = _target_name(entry)
         if target is not None:
             _check(report, resolvers, entry, location, "target", target)
+        if entry.parameters:
+            _check_parameters(report, resolvers, entry, location)
     return report
+
+
+_CHECKED_CHANGES = ("renamed", "default", "removed", "added", "same")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _check_parameters(report: VerifyReport, resolvers: Resolvers, entry: Entry, location: str) -> None:
+    """Parameter names of keyword-level differences must be parameters of the installed callables.
+
+    A stale name matters: the call-arguments fix renames keywords with it. Only installed Python signatures
+    are read (torch builtins have none; a `**kwargs` accepts anything), and these are warnings, not failures.
+    """
+    for side, name in (("source", entry.api), ("target", entry.target)):
+        if not name or entry.match not in ("name", "method"):
+            continue
+        root = name.split(".", 1)[0]
+        if root == "torch_npu" or name.startswith("torch.npu") or not resolvers.has(root):
+            continue
+        if not _in_range(entry, side, root, resolvers.version(root)):
+            continue  # an r2.4.10 target's parameters describe MindSpore before 2.5, not the installed one
+        value = resolvers.module(root).value(name)
+        accepted = _parameter_names(value) if value is not None else None
+        if accepted is None:
+            continue
+        for difference in entry.parameters:
+            parameter = getattr(difference, side)
+            if difference.change not in _CHECKED_CHANGES or not parameter or not _IDENTIFIER.match(parameter):
+                continue
+            report.parameters_checked += 1
+            if parameter not in accepted:
+                report.parameter_warnings.append(Problem(
+                    location, entry.api, f"{side} parameter", parameter,
+                    f"{name} takes {', '.join(sorted(accepted)) or 'no parameters'} ({difference.change})"))
+
+
+def _parameter_names(value: object) -> set[str] | None:
+    """The parameter names of a callable (for a class: its __init__, construct and forward), or None if unknown."""
+    import inspect
+
+    callables = [value]
+    if isinstance(value, type):
+        callables = [getattr(value, member, None) for member in ("__init__", "construct", "forward")]
+    names: set[str] = set()
+    found = False
+    for candidate in callables:
+        if candidate is None:
+            continue
+        try:
+            signature = inspect.signature(candidate)
+        except (TypeError, ValueError):
+            continue
+        found = True
+        for parameter in signature.parameters.values():
+            if parameter.kind is parameter.VAR_KEYWORD:
+                return None
+            names.add(parameter.name)
+    return names if found else None
 
 
 def _source_name(entry: Entry) -> str | None:
