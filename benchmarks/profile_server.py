@@ -73,7 +73,7 @@ def summarize(collapsed: Path) -> dict:
         own[_short(frames[-1])] += count
         for frame in {_short(frame) for frame in frames}:
             inclusive[frame] += count
-    return {"samples": total, "own": own.most_common(15), "inclusive": inclusive.most_common(25)}
+    return {"samples": total, "own": own.most_common(15), "inclusive": inclusive.most_common(80)}
 
 
 def _idle(frame: str) -> bool:

@@ -250,9 +250,13 @@ def server_profile_table(tools: Path, lines: int = 5000, duration: float = 20.0)
     total = profile["samples"] or 1
     table = Table(f"Where the server spends its time during edits (py-spy on all threads, {lines:,}-line file, "
                   f"{profile['edits']} edits, {profile['samples']} busy samples)", ("function (inclusive)", "share of busy samples"))
+    entry_points = ("run (ascend_migrate/commands/serve.py", "<module> (ascend_migrate/__main__.py", "main (ascend_migrate/cli.py")
+    shown = 0
     for function, count in profile["inclusive"]:
-        if "ascend_migrate/" in function or "cattrs" in function or "json/" in function or "ast.py" in function:
+        interesting = any(part in function for part in ("ascend_migrate/", "cattrs/", "json/", "ast.py", "pygls/"))
+        if interesting and not function.startswith(entry_points) and shown < 16:
             table.add(function, f"{100 * count / total:.0f}%")
+            shown += 1
     table.notes.append("Own time, top: " + "; ".join(f"{function} {100 * count / total:.0f}%" for function, count in profile["own"][:8]))
     table.notes.append(f"Collapsed stacks: benchmarks/.work/{output.name} (for flamegraph.pl or speedscope).")
     return table

@@ -6,6 +6,7 @@ import os
 import resource
 import statistics
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,8 @@ def run_timed(command: list[str], repeats: int, warmups: int = 1, **options) -> 
         wall, cpu, output = run_once(command, **options)
         samples.wall.append(wall)
         samples.cpu.append(cpu)
+    shown = " ".join(part if len(part) < 40 else "…" + part[-30:] for part in command[:8])
+    print(f"[benchmarks]   {shown} …: wall {' '.join(f'{value:.2f}' for value in samples.wall)} s", file=sys.stderr, flush=True)
     return samples, output
 
 
