@@ -165,7 +165,8 @@ def _device_string(book: Book, row: Row) -> None:
         raise ValueError(f"cuda_to_npu.csv row {row.number}: cannot read the device form {source!r}")
     api, match, receiver, parameter = found
     draft = book.entry("cuda_npu", api=api, match=match, receiver=receiver, condition="device-argument",
-                       category="npu-rename", code="NPU102", fix="none")
+                       category="npu-rename", code="NPU102", fix="none",
+                       **({"source_versions": REMOVED_AFTER_2_8[api]} if api in REMOVED_AFTER_2_8 else {}))
     draft.absorb(row, note=DEVICE_ARGUMENT_NOTE)
     if "DEVICE_ID" in row["target_api"]:
         draft.absorb(note="In distributed or --specify-device mode GPU2Ascend writes f'npu:{DEVICE_ID}' here, with "
@@ -173,6 +174,14 @@ def _device_string(book: Book, row: Row) -> None:
     if parameter:
         draft.absorb(parameters=({"source": parameter, "target": parameter, "change": "same",
                                   "note": "a CUDA device here becomes an NPU device"},))
+
+
+# Private factories of torch 2.8's rule list that torch 2.13.0 no longer has (`kb verify`): the entries say
+# where they stopped rather than claim a name that does not resolve.
+REMOVED_AFTER_2_8 = {
+    "torch._sparse_csr_tensor_unsafe": "<=2.8",
+    "torch._sparse_coo_tensor_unsafe": "<=2.8",
+}
 
 
 def _backend_string(book: Book, row: Row) -> None:
