@@ -12,7 +12,7 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -238,7 +238,8 @@ def scan(
     root = _common_root(paths)
     base = (relative_to or Path.cwd()).resolve()
     discovered = discover(paths, settings)
-    result = ScanResult(root=root, settings=settings, errors=list(discovered.skipped), base=base)
+    skipped = [replace(error, path=printable_path(error.path)) for error in discovered.skipped]
+    result = ScanResult(root=root, settings=settings, errors=skipped, base=base)
     work = [(str(path), _display_path(path, base)) for path in discovered.files]
     total = len(work)
     done = 0
@@ -285,6 +286,11 @@ def _common_root(paths: list[Path]) -> Path:
 def _display_path(path: Path, base: Path) -> str:
     absolute = Path(os.path.abspath(path))
     try:
-        return absolute.relative_to(base).as_posix()
+        return printable_path(absolute.relative_to(base).as_posix())
     except ValueError:
-        return absolute.as_posix()
+        return printable_path(absolute.as_posix())
+
+
+def printable_path(path: str) -> str:
+    """`path` as text every report can write: the bytes of a file name that are not UTF-8 become `\\xNN`."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

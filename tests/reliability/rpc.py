@@ -21,6 +21,8 @@ from typing import Any, Callable
 HERE = Path(__file__).resolve().parent
 TEST_MAPPINGS = HERE.parent / "fixtures" / "mappings"
 SERVER_COMMAND = [sys.executable, "-m", "ascend_migrate", "serve", "--stdio", "--log-level", "debug"]
+# The console script, as a user's shell or an editor configured with `ascend-migrate serve` starts it.
+CONSOLE_SERVER_COMMAND = [str(Path(sys.executable).with_name("ascend-migrate")), "serve", "--stdio", "--log-level"]
 TIMEOUT = 30.0  # a guard against a hung server, not a speed requirement
 
 
@@ -40,8 +42,9 @@ def server_environment(mappings: Path | None = TEST_MAPPINGS) -> dict[str, str]:
 class RawServer:
     """`ascend-migrate serve --stdio` in a subprocess, spoken to in raw bytes."""
 
-    def __init__(self, environment: dict[str, str] | None = None, cwd: Path | None = None, log_level: str = "debug") -> None:
-        command = SERVER_COMMAND[:-1] + [log_level]
+    def __init__(self, environment: dict[str, str] | None = None, cwd: Path | None = None, log_level: str = "debug",
+                 command: list[str] | None = None) -> None:
+        command = (command or SERVER_COMMAND[:-1]) + [log_level]
         self._stderr = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
