@@ -15,7 +15,7 @@ from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.rules import RuleContext
 from ascend_migrate.analysis.source import SourceLines, split_lines
-from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, import_bindings
+from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, dotted_parts, import_bindings, qualify
 from ascend_migrate.analysis.walker import Walker
 from ascend_migrate.config import Settings
 from ascend_migrate.kb.index import KnowledgeBase
@@ -99,21 +99,15 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
 
 
 def _base(node: ast.expr, bindings: dict[str, Binding]) -> str | None:
-    parts: list[str] = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
+    """A base class as the walker will see it: a qualified name, or local:Name for a class of this module."""
+    dotted = dotted_parts(node)
+    if dotted is None:
         return None
-    binding = bindings.get(node.id)
-    if binding is None:
-        return None
-    kind, value = binding
-    if kind == "class" and not parts:
-        return f"local:{value.name}"
-    if kind != "import":
-        return None
-    return ".".join([value, *reversed(parts)])
+    root, parts = dotted
+    binding = bindings.get(root)
+    if binding is not None and binding[0] == "class" and not parts:
+        return f"local:{binding[1].name}"
+    return qualify(binding, parts)
 
 
 def _position(finding: Finding) -> tuple[int, int, str]:

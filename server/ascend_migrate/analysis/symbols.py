@@ -135,3 +135,22 @@ def import_bindings(statement: ast.Import | ast.ImportFrom) -> list[tuple[str, B
                 continue
             bound.append((alias.asname or alias.name, ("import", f"{statement.module}.{alias.name}")))
     return bound
+
+
+def dotted_parts(node: ast.expr) -> tuple[str, list[str]] | None:
+    """`a.b.c` → ("a", ["b", "c"]); None unless the expression is a name followed by attributes."""
+    parts: list[str] = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return None
+    parts.reverse()
+    return node.id, parts
+
+
+def qualify(binding: Binding | None, parts: list[str]) -> str | None:
+    """The qualified name of `root.parts` when `root` is bound by an import, else None."""
+    if binding is None or binding[0] != "import":
+        return None
+    return ".".join([binding[1], *parts]) if parts else binding[1]

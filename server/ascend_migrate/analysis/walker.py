@@ -18,8 +18,10 @@ from ascend_migrate.analysis.symbols import (
     ClassInfo,
     TypeSystem,
     constructed_type,
+    dotted_parts,
     import_bindings,
     is_tensor_function,
+    qualify,
 )
 
 _SKIPPED = (ast.Load, ast.Store, ast.Del, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
@@ -143,19 +145,11 @@ class Walker:
         return result
 
     def _resolve_qualified_name(self, node: ast.expr) -> str | None:
-        parts: list[str] = []
-        while type(node) is ast.Attribute:
-            parts.append(node.attr)
-            node = node.value
-        if type(node) is not ast.Name:
+        dotted = dotted_parts(node)
+        if dotted is None:
             return None
-        binding = self.lookup(node.id)
-        if binding is None or binding[0] != "import":
-            return None
-        if not parts:
-            return binding[1]
-        parts.reverse()
-        return binding[1] + "." + ".".join(parts)
+        root, parts = dotted
+        return qualify(self.lookup(root), parts)
 
     def root_name(self, node: ast.expr) -> str | None:
         while type(node) is ast.Attribute:

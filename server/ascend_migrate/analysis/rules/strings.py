@@ -151,11 +151,7 @@ def on_assign(context: RuleContext, targets: list[ast.expr], value: ast.expr) ->
         return
     for target in targets:
         name = target.id if type(target) is ast.Name else target.attr if type(target) is ast.Attribute else ""
-        lowered = name.lower()
-        if "device" in lowered:
-            report(context, DEVICE, value)
-        elif "backend" in lowered:
-            report(context, BACKEND, value)
+        _report_by_name(context, name, value)
 
 
 def on_dict(context: RuleContext, node: ast.Dict) -> None:
@@ -163,11 +159,16 @@ def on_dict(context: RuleContext, node: ast.Dict) -> None:
         return
     for key, value in zip(node.keys, node.values):
         if type(key) is ast.Constant and type(key.value) is str:
-            lowered = key.value.lower()
-            if "device" in lowered:
-                report(context, DEVICE, value)
-            elif "backend" in lowered:
-                report(context, BACKEND, value)
+            _report_by_name(context, key.value, value)
+
+
+def _report_by_name(context: RuleContext, name: str, value: ast.expr) -> None:
+    """A value stored under a name about devices or backends (`device = "cuda"`, {"backend": "nccl"})."""
+    lowered = name.lower()
+    if "device" in lowered:
+        report(context, DEVICE, value)
+    elif "backend" in lowered:
+        report(context, BACKEND, value)
 
 
 def on_function_defaults(context: RuleContext, arguments: ast.arguments) -> None:
@@ -177,11 +178,7 @@ def on_function_defaults(context: RuleContext, arguments: ast.arguments) -> None
     pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
     pairs += [(argument, default) for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults) if default is not None]
     for argument, default in pairs:
-        lowered = argument.arg.lower()
-        if "device" in lowered:
-            report(context, DEVICE, default)
-        elif "backend" in lowered:
-            report(context, BACKEND, default)
+        _report_by_name(context, argument.arg, default)
 
 
 def on_string(context: RuleContext, node: ast.Constant) -> None:
