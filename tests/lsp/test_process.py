@@ -105,7 +105,7 @@ def test_the_server_ends_when_the_client_closes_its_input():
     assert server.wait(timeout=TIMEOUT) == 1
 
 
-def test_malformed_json_and_unknown_notifications_do_not_stop_the_server():
+def test_malformed_json_wrong_shapes_and_unknown_notifications_do_not_stop_the_server():
     server = start()
     try:
         initialize(server)
@@ -114,6 +114,9 @@ def test_malformed_json_and_unknown_notifications_do_not_stop_the_server():
         parse_error = response_to(server.stdout, None)
         assert parse_error["error"]["code"] == -32700
         assert parse_error["error"]["message"].startswith("Parse error: Expecting property name enclosed in double quotes")
+        for wrong_shape in ({"jsonrpc": "2.0", "id": 5, "method": 7, "params": {}}, {"jsonrpc": "2.0", "id": 6, "params": {}}):
+            send(server, wrong_shape)
+            assert response_to(server.stdout, wrong_shape["id"])["error"]["code"] == -32600  # Invalid Request
         send(server, {"jsonrpc": "2.0", "method": "ascendMigrate/unknownNotification", "params": {}})
         send(server, {"jsonrpc": "2.0", "id": 7, "method": "workspace/executeCommand", "params": {"command": "ascend-migrate.lookup", "arguments": ["torch.nn.ReLU"]}})
         (entry,) = response_to(server.stdout, 7)["result"]

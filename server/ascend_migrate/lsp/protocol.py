@@ -1,7 +1,8 @@
 """pygls' protocol with the answers LSP asks for where pygls 2.1 gives none.
 
 - A request whose params do not match the method's type gets an InvalidParams error response (pygls only
-  logs it, so the client waits for ever); a notification like that is logged and dropped.
+  logs it, so the client waits for ever); a notification like that is logged and dropped. A message with an
+  id that is neither a request nor a response gets InvalidRequest.
 - `$/cancelRequest` also reaches long-running handlers that registered a cancellation event.
 - `exit` ends the process at once: code 0 after `shutdown`, else 1.
 - didOpen/didChange/didClose go to the server's own document store (pygls' copy would be a second, slower
@@ -26,12 +27,13 @@ logger = logging.getLogger("ascend_migrate.lsp")
 
 @dataclass(frozen=True)
 class _Undecodable:
-    """A message whose params could not be read into the method's type."""
+    """A message that cannot be handled: params that do not fit the method's type, or no valid shape at all."""
 
     id: Any
     method: str
     reason: str
     is_request: bool
+    code: int = types.ErrorCodes.InvalidParams
 
 
 def _describe(error: BaseException) -> str:
@@ -47,6 +49,21 @@ def _describe(error: BaseException) -> str:
             pass
         return str(cause)
     return str(error)
+
+
+def _invalid_request(data: dict[str, Any]) -> _Undecodable | None:
+    """A message with an id that is neither a request nor a response (JSON-RPC: Invalid Request, -32600)."""
+    if "id" not in data:
+        return None
+    message_id = data["id"] if isinstance(data["id"], (str, int)) and not isinstance(data["id"], bool) else None
+    method = data.get("method")
+    if "method" in data and not isinstance(method, str):
+        reason = f"the method must be a string, got {method!r}"
+    elif "method" not in data and "result" not in data and "error" not in data:
+        reason = "a message with an id needs a method (a request) or a result or error (a response)"
+    else:
+        return None
+    return _Undecodable(message_id, str(method), reason, True, types.ErrorCodes.InvalidRequest)
 
 
 class AscendMigrateProtocol(LanguageServerProtocol):
@@ -77,6 +94,10 @@ class AscendMigrateProtocol(LanguageServerProtocol):
 
     # --- params that do not fit ------------------------------------------------------------------
     def structure_message(self, data: dict[str, Any]):
+        if isinstance(data, dict) and "jsonrpc" in data:
+            invalid = _invalid_request(data)
+            if invalid is not None:
+                return invalid
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
@@ -87,12 +108,12 @@ class AscendMigrateProtocol(LanguageServerProtocol):
     def handle_message(self, message):
         if isinstance(message, _Undecodable):
             if message.is_request:
-                logger.warning("request %s (%s) has invalid params: %s", message.id, message.method, message.reason)
-                error = types.ResponseError(
-                    code=types.ErrorCodes.InvalidParams,
-                    message=f"invalid params for {message.method}: {message.reason}",
-                )
-                self._send_response(message.id, error=error)
+                logger.warning("request %s (%s): %s", message.id, message.method, message.reason)
+                if message.code == types.ErrorCodes.InvalidParams:
+                    text = f"invalid params for {message.method}: {message.reason}"
+                else:
+                    text = f"invalid request: {message.reason}"
+                self._send_response(message.id, error=types.ResponseError(code=message.code, message=text))
             else:
                 logger.warning("ignored notification %s with invalid params: %s", message.method, message.reason)
             return
