@@ -183,3 +183,15 @@ async def test_a_fix_whose_data_does_not_fit_the_text_gives_no_fix_but_keeps_the
     titles = [action.title for action in await actions_for(client, uri, [diagnostic], only=[types.CodeActionKind.QuickFix])]
     assert "Rewrite" not in titles
     assert "Ignore NPU101 on this line" in titles
+
+
+async def test_a_diagnostic_sent_back_without_source_and_data_still_gets_its_quick_fix(client):
+    # Vim's ALE rebuilds the diagnostics it sends with a code-action request: range, message and code only.
+    uri, diagnostics = await open_and_wait(client, "stripped.py", EVALUATE)
+    original = code(diagnostics, "NPU101")
+    stripped = types.Diagnostic(range=original.range, message=original.message, code="NPU101")
+    actions = await actions_for(client, uri, [stripped], only=[types.CodeActionKind.QuickFix])
+    action = by_title(actions, "Replace with `torch.npu.synchronize`")
+    assert apply_workspace_edit(EVALUATE, action.edit, uri, client.encoding) == EVALUATE.replace(
+        "import torch\n", "import torch\nimport torch_npu\n"
+    ).replace("torch.cuda.synchronize()", "torch.npu.synchronize()")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import attrs
 from lsprotocol import types
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
@@ -73,7 +74,7 @@ def code_actions(
     snapshot: DocumentSnapshot, params: types.CodeActionParams, encoding: str, versioned: bool
 ) -> list[types.CodeAction]:
     only = params.context.only
-    ours = [diagnostic for diagnostic in params.context.diagnostics if diagnostic.source == convert.SOURCE and isinstance(diagnostic.data, dict)]
+    ours = _our_diagnostics(snapshot, params.context.diagnostics, encoding)
     actions: list[types.CodeAction] = []
     # Fix edits carry positions of the analysed text: offer them only while that text is the current one.
     current = snapshot.findings is not None
@@ -89,6 +90,34 @@ def code_actions(
         if action is not None:
             actions.append(action)
     return actions
+
+
+def _our_diagnostics(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diagnostic], encoding: str) -> list[types.Diagnostic]:
+    """The request's diagnostics that are ours, each with its `data`.
+
+    Some clients (Vim's ALE) send diagnostics back without `source` and `data`; those are matched to the
+    findings of the current version by range and code, so they get their quick fixes too.
+    """
+    ours = []
+    by_range: dict[tuple, list[Finding]] | None = None
+    for diagnostic in diagnostics:
+        if isinstance(diagnostic.data, dict) and diagnostic.source == convert.SOURCE:
+            ours.append(diagnostic)
+            continue
+        if diagnostic.source not in (None, convert.SOURCE) or snapshot.findings is None:
+            continue
+        if by_range is None:
+            by_range = {}
+            for finding in snapshot.findings:
+                start = convert.position(snapshot.lines, finding.line, finding.column, encoding)
+                end = convert.position(snapshot.lines, finding.end_line, finding.end_column, encoding)
+                by_range.setdefault((start.line, start.character, end.line, end.character), []).append(finding)
+        key = (diagnostic.range.start.line, diagnostic.range.start.character, diagnostic.range.end.line, diagnostic.range.end.character)
+        for finding in by_range.get(key, []):
+            if diagnostic.code in (None, "", finding.code):
+                ours.append(attrs.evolve(diagnostic, source=convert.SOURCE, data=convert.diagnostic_data(finding)))
+                break
+    return ours
 
 
 def _quick_fixes(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diagnostic], encoding: str, versioned: bool) -> list[types.CodeAction]:

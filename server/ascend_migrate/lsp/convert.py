@@ -54,6 +54,18 @@ def _fix_json(fix: Fix) -> dict[str, Any]:
     return {key: value for key, value in fix.to_json().items() if value not in (None, [], {}, "")}
 
 
+def diagnostic_data(finding: Finding) -> dict[str, Any]:
+    """What a diagnostic's `data` carries: enough for code actions and hover without analysing again."""
+    return {
+        "code": finding.code,
+        "api": finding.api,
+        "category": finding.category,
+        "confidence": finding.confidence,
+        "entry_key": finding.entry_key,
+        "fix": _fix_json(finding.fix) if finding.fix is not None else None,
+    }
+
+
 def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str, settings: Settings) -> str:
     """The diagnostic of a finding as JSON text; its `data` carries everything a code action or hover needs.
 
@@ -73,14 +85,7 @@ def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str, setti
         "code": finding.code,
         "source": SOURCE,
         "message": message,
-        "data": {
-            "code": finding.code,
-            "api": finding.api,
-            "category": finding.category,
-            "confidence": finding.confidence,
-            "entry_key": finding.entry_key,
-            "fix": _fix_json(finding.fix) if finding.fix is not None else None,
-        },
+        "data": diagnostic_data(finding),
     }
     if finding.doc_url:
         diagnostic["codeDescription"] = {"href": finding.doc_url}
