@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rpc import RawServer, summary
+from rpc import RawServer, frame, summary
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEAVY = pytest.mark.skipif(not os.environ.get("RELIABILITY_HEAVY"), reason="heavy: set RELIABILITY_HEAVY=1 (the CI fuzz stage does)")
@@ -57,8 +57,7 @@ def test_a_malformed_message_is_dropped_and_the_server_keeps_serving(server, fra
     assert summary(server.diagnostics("file:///abuse/train.py", 1)) == [("NPU101", 2, 0, 2, 22)]
 
 
-@pytest.mark.xfail(strict=True, reason="lsp/protocol.py: a request whose method is not a string, or that has an id but no "
-                   "method, gets no response at all (JSON-RPC 2.0 asks for -32600 Invalid Request with its id); the client waits for ever")
+# Found by this file (no answer at all, the client waited for ever); fixed in lsp/protocol.py (5107ec9).
 @pytest.mark.parametrize("body", [b'{"jsonrpc": "2.0", "id": 5, "method": 7, "params": {}}', b'{"jsonrpc": "2.0", "id": 5, "params": {}}'],
                          ids=["method-a-number", "no-method"])
 def test_a_request_of_the_wrong_shape_gets_an_invalid_request_error(server, body):
@@ -140,13 +139,14 @@ def test_a_burst_of_1000_keystrokes_in_a_second_ends_with_the_diagnostics_of_the
     server.open(uri, text)
     server.diagnostics(uri, 1)
     line, character = text.count("\n"), 0  # typing at the end of the file
-    started = time.monotonic()
+    frames = []
     for version, key in enumerate(realistic_keystrokes(1000), start=2):
         position = {"line": line, "character": character}
-        server.change(uri, version, [{"range": {"start": position, "end": position}, "text": key}])
+        frames.append(frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {"start": position, "end": position}, "text": key}]}}))
         text += key
         line, character = (line + 1, 0) if key == "\n" else (line, character + 1)
-    assert time.monotonic() - started < 1.0  # the burst really arrives within a second
+    server.send_bytes(b"".join(frames))  # all 1,000 in one write: they arrive as fast as the server reads (measured: 0.05 s)
     burst = server.diagnostics(uri, 1001)
     server.open("file:///abuse/fresh.py", text)
     assert summary(burst) == summary(server.diagnostics("file:///abuse/fresh.py", 1))
