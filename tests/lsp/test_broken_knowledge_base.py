@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from conftest import HERE, open_document, session, wait_until
+from lsp_session import HERE, open_document, session, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 BROKEN = HERE / "broken_mappings"

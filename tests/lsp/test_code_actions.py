@@ -6,7 +6,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import apply_workspace_edit, diagnostics_for, fixture_text, open_document, session
+from lsp_session import apply_workspace_edit, diagnostics_for, fixture_text, open_document, session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -9,7 +9,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import CLIENTS, config, diagnostics_for, open_document, start_session, wait_until
+from lsp_session import CLIENTS, config, diagnostics_for, open_document, start_session, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from conftest import FIXTURES, diagnostics_for, fixture_text, open_document, session, text_at, wait_until
+from lsp_session import FIXTURES, diagnostics_for, fixture_text, open_document, session, text_at, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -7,7 +7,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import CLIENTS, config, diagnostics_for, encoding_of, open_document, start_session
+from lsp_session import CLIENTS, config, diagnostics_for, encoding_of, open_document, start_session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from typing import Any, BinaryIO
 
-from conftest import SERVER_COMMAND, server_environment
+from lsp_session import SERVER_COMMAND, server_environment
 
 TIMEOUT = 20  # a guard against a hung server, not a speed requirement
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from conftest import FIXTURES, apply_workspace_edit, diagnostics_for, fixture_text, open_document, session
+from lsp_session import FIXTURES, apply_workspace_edit, diagnostics_for, fixture_text, open_document, session
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

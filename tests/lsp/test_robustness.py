@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from conftest import diagnostics_for, open_document, session, wait_until
+from lsp_session import diagnostics_for, open_document, session, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from conftest import config, fixture_text, start_session, wait_until
+from lsp_session import config, fixture_text, start_session, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 FILE_COUNT = 800  # far more than the scan can do before the cancellation arrives

@@ -10,6 +10,9 @@ import asyncio
 import inspect
 import json
 import logging
+import os
+import stat
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any, Callable
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
 from pygls.exceptions import FeatureRequestError
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -76,6 +80,44 @@ class AscendMigrateServer(LanguageServer):
     def send_log(self, params: types.LogMessageParams) -> None:
         if self.protocol.writer is not None and not self.stopping.is_set():
             self.on_loop(self.window_log_message, params)
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """Serve on stdin/stdout, reading stdin with asyncio's pipe reader.
+
+        pygls reads each header line and body on a thread-pool thread (three thread hops per message); a
+        burst of 1,000 keystrokes then queues up in the pipe. A pipe or terminal is read on the event loop
+        directly; anything else (a regular file) falls back to pygls' reader.
+        """
+        source = stdin or sys.stdin.buffer
+        try:
+            mode = os.fstat(source.fileno()).st_mode
+        except (AttributeError, OSError, ValueError):
+            mode = 0
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+            super().start_io(stdin, stdout)
+            return
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+
+        async def serve() -> None:
+            reader = asyncio.StreamReader()
+            await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), source)
+            await run_async(
+                stop_event=self._stop_event,
+                reader=_EndTolerantReader(reader),
+                protocol=self.protocol,
+                logger=logger,
+                error_handler=self.report_server_error,
+            )
+
+        try:
+            asyncio.run(serve())
+        except BrokenPipeError:
+            logger.error("the connection to the client is lost")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     def shutdown(self) -> None:
         """Stop without waiting for running jobs (a scan thread must not hold the process after stdin closes)."""
@@ -325,6 +367,25 @@ class AscendMigrateServer(LanguageServer):
         if self.settings.options.log_level is not None:
             logs.set_level(self.settings.options.log_level)
         return True
+
+
+class _EndTolerantReader:
+    """asyncio's StreamReader as pygls' loop expects it: b"" at the end of input instead of an exception."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    async def readline(self) -> bytes:
+        try:
+            return await self._reader.readline()
+        except ValueError:  # a "header" over 64 kB: asyncio has dropped it; the loop skips a line it cannot read
+            return b"X-Dropped: header too long\r\n"
+
+    async def readexactly(self, count: int) -> bytes:
+        try:
+            return await self._reader.readexactly(count)
+        except asyncio.IncompleteReadError as error:
+            return error.partial
 
 
 def _is_python(language_id: str | None, uri: str) -> bool:

@@ -1,4 +1,6 @@
-"""A real ascend-migrate server in a subprocess, driven by pytest-lsp's client under recorded capability sets.
+"""Helpers for tests/lsp: a real ascend-migrate server in a subprocess, driven by pytest-lsp's client under
+recorded capability sets. (Not conftest.py: other rooms have one too, and `from conftest import` would
+pick whichever was imported first.)
 
 Protocol tests point the server at the small knowledge base in tests/lsp/mappings/ (ASCEND_MIGRATE_MAPPINGS),
 so they do not move when the real tables in mappings/ grow.
