@@ -221,12 +221,15 @@ def measure_memory(documents: int = 200, lines_each: int = 2000) -> MemoryResult
     return MemoryResult(documents, lines, baseline, rss, seconds, diagnostics)
 
 
-def measure_initialize(repeats: int = 5) -> list[float]:
+BARE_PYGLS_COMMAND = [sys.executable, str(Path(__file__).resolve().parent / "bare_pygls_server.py")]
+
+
+def measure_initialize(repeats: int = 5, command: list[str] | None = None) -> list[float]:
     """Seconds from starting the server process to its answer to `initialize`, one fresh process per run."""
     workspace = Path(tempfile.mkdtemp(prefix="ascend-migrate-bench-init-"))
     timings = []
     for _ in range(repeats + 1):  # the first, untimed, writes the .pyc files
-        server = LanguageServerProcess(SERVER_COMMAND, cwd=workspace)
+        server = LanguageServerProcess(command or SERVER_COMMAND, cwd=workspace)
         try:
             _, seconds = initialize(server, workspace)
         finally:

@@ -48,7 +48,7 @@ def ascend_migrate_scan(corpus: Corpus, target: str, jobs: int, repeats: int) ->
     output = WORK / f"scan-{corpus.directory.name}-{target}-{jobs}.json"
     command = [sys.executable, "-m", "ascend_migrate", "scan", str(corpus.directory), "--target", target,
                "--jobs", str(jobs), "--format", "json", "--output", str(output), "--no-progress", "--fail-on", "error"]
-    samples, _ = run_timed(command, repeats, ok_statuses=(0, 1), cwd=corpus.directory)
+    samples, _ = run_timed(command, repeats, ok_statuses=(0, 1), cwd=corpus.directory, fresh_output=output)
     report = json.loads(output.read_text())
     if report["files_scanned"] != len(corpus.files):
         raise RuntimeError(f"scan saw {report['files_scanned']} files, the corpus has {len(corpus.files)}")

@@ -39,7 +39,7 @@ def scan_one_file(repeats: int) -> tuple[list[float], int]:
     output = WORK / "startup" / "small_train.json"
     command = [sys.executable, "-m", "ascend_migrate", "scan", str(path), "--format", "json", "--output", str(output),
                "--no-progress"]
-    samples, _ = run_timed(command, repeats, ok_statuses=(0, 1), cwd=path.parent)
+    samples, _ = run_timed(command, repeats, ok_statuses=(0, 1), cwd=path.parent, fresh_output=output)
     return samples.wall, path.read_text().count("\n")
 
 

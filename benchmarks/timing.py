@@ -38,8 +38,16 @@ def children_cpu_seconds() -> float:
 
 
 def run_once(command: list[str], ok_statuses: tuple[int, ...] = (0,), cwd: Path | None = None,
-             environment: dict[str, str] | None = None, stdout_path: Path | None = None) -> tuple[float, float, str]:
-    """Run `command` once; returns (wall seconds, CPU seconds of it and its waited-for children, stdout)."""
+             environment: dict[str, str] | None = None, stdout_path: Path | None = None,
+             fresh_output: Path | None = None) -> tuple[float, float, str]:
+    """Run `command` once; returns (wall seconds, CPU seconds of it and its waited-for children, stdout).
+
+    A Python traceback on stderr fails the run whatever the exit status (an uncaught exception exits 1, the
+    same status as "findings"); `fresh_output` is deleted first and must exist afterwards, so a crashed run
+    can never be judged by the report an earlier run left behind.
+    """
+    if fresh_output is not None:
+        fresh_output.unlink(missing_ok=True)
     cpu_before = children_cpu_seconds()
     stdout = open(stdout_path, "wb") if stdout_path else subprocess.PIPE
     try:
@@ -51,9 +59,12 @@ def run_once(command: list[str], ok_statuses: tuple[int, ...] = (0,), cwd: Path 
         if stdout_path:
             stdout.close()
     cpu = children_cpu_seconds() - cpu_before
-    if completed.returncode not in ok_statuses:
-        tail = completed.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
+    stderr = completed.stderr.decode("utf-8", "replace")
+    if completed.returncode not in ok_statuses or "Traceback (most recent call last)" in stderr:
+        tail = stderr.strip().splitlines()[-5:]
         raise CommandFailed(f"{' '.join(command)} exited {completed.returncode}: {' | '.join(tail)}")
+    if fresh_output is not None and not fresh_output.exists():
+        raise CommandFailed(f"{' '.join(command)} exited {completed.returncode} without writing {fresh_output}")
     return wall, cpu, (completed.stdout or b"").decode("utf-8", "replace")
 
 
