@@ -89,13 +89,13 @@ def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str, setti
     }
     if finding.doc_url:
         diagnostic["codeDescription"] = {"href": finding.doc_url}
-    return json.dumps(diagnostic)
+    return json.dumps(diagnostic, separators=(",", ":"))
 
 
 def publish_diagnostics_message(uri: str, diagnostics: Sequence[str], version: int | None) -> str:
     """A whole textDocument/publishDiagnostics notification as JSON text, from diagnostics as JSON text."""
-    version_json = "" if version is None else f', "version": {int(version)}'
+    version_json = "" if version is None else f',"version":{int(version)}'
     return (
-        '{"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": '
-        + json.dumps(uri) + version_json + ', "diagnostics": [' + ", ".join(diagnostics) + "]}}"
+        '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
+        + json.dumps(uri) + version_json + ',"diagnostics":[' + ",".join(diagnostics) + "]}}"
     )
