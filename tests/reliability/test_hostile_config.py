@@ -172,3 +172,23 @@ def test_a_config_that_is_not_utf8_given_with_config_names_the_byte(tmp_path):
     completed = scan_with_config(tmp_path, b'[tool.ascend-migrate]\ntarget = "np\xffu"\n', "--config", "pyproject.toml")
     assert completed.returncode == 2
     assert completed.stderr == "ascend-migrate: error: pyproject.toml: [tool.ascend-migrate]: not valid UTF-8: invalid start byte at byte 62\n"
+
+
+def test_the_server_with_an_alias_bomb_in_its_mappings_says_so_once_and_stays_up(tmp_path):
+    from rpc import RawServer, server_environment
+
+    mappings = tmp_path / "mappings"
+    mappings.mkdir()
+    (mappings / "laughs.yaml").write_text(billion_laughs(), encoding="utf-8")
+    server = RawServer(environment=server_environment(mappings), log_level="warning")
+    try:
+        server.initialize()
+        server.open("file:///config/train.py", SCRIPT)
+        server.wait_for(lambda m: m.get("method") == "window/showMessage", what="the error message")
+        hover = server.call("textDocument/hover", {"textDocument": {"uri": "file:///config/train.py"}, "position": {"line": 2, "character": 8}})
+        assert hover["result"] is None  # answered: nothing known without a knowledge base
+        messages = [m["params"]["message"] for m in server.notifications("window/showMessage")]
+        assert messages == [f"The ascend-migrate knowledge base is broken: {mappings}/laughs.yaml:2: YAML anchors and aliases are not allowed in mappings"]
+        assert server.shutdown() == 0
+    finally:
+        server.kill()
