@@ -428,7 +428,7 @@ def _register_lifecycle(server: AscendMigrateServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: AscendMigrateServer, params: types.InitializedParams) -> None:
-        threading.Thread(target=_warm_up, args=(ls,), name="ascend-migrate-kb", daemon=True).start()
+        ls.worker.start(warm_up=lambda: _warm_up(ls))
         try:
             await ls.pull_configuration()
         finally:

@@ -24,16 +24,22 @@ class AnalysisWorker:
     def ready(self) -> None:
         self._ready.set()
 
+    def start(self, warm_up: Callable[[], None] | None = None) -> None:
+        """Start the thread; it runs `warm_up` first (loading the engine on this thread rather than beside it
+        avoids two threads importing the same modules at once)."""
+        with self._condition:
+            if self._thread is None and not self._stopped:
+                self._thread = threading.Thread(target=self._run, args=(warm_up,), name="ascend-migrate-analysis", daemon=True)
+                self._thread.start()
+
     def request(self, key: str, job: Callable[[], None]) -> None:
         """Run `job` soon; a job already waiting under `key` is replaced (it would do the same work, older)."""
+        self.start()
         with self._condition:
             if self._stopped:
                 return
             self._pending.pop(key, None)
             self._pending[key] = job
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="ascend-migrate-analysis", daemon=True)
-                self._thread.start()
             self._condition.notify()
 
     def stop(self) -> None:
@@ -42,7 +48,12 @@ class AnalysisWorker:
             self._pending.clear()
             self._condition.notify_all()
 
-    def _run(self) -> None:
+    def _run(self, warm_up: Callable[[], None] | None) -> None:
+        if warm_up is not None:
+            try:
+                warm_up()
+            except Exception:
+                logger.exception("warming up failed")
         # A client that never answers workspace/configuration must not stop analysis for good.
         self._ready.wait(timeout=5)
         while True:
