@@ -24,7 +24,7 @@ from ascend_migrate.analysis.source import split_lines
 from ascend_migrate.config import Settings
 from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all
 
-from mutations import JUNK, SCRIPTS, mutated_scripts
+from reliability_mutations import JUNK, SCRIPTS, mutated_scripts
 
 EXAMPLES = int(os.environ.get("RELIABILITY_EXAMPLES", "15"))
 PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))

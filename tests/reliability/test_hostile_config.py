@@ -175,7 +175,7 @@ def test_a_config_that_is_not_utf8_given_with_config_names_the_byte(tmp_path):
 
 
 def test_the_server_with_an_alias_bomb_in_its_mappings_says_so_once_and_stays_up(tmp_path):
-    from rpc import RawServer, server_environment
+    from reliability_rpc import RawServer, server_environment
 
     mappings = tmp_path / "mappings"
     mappings.mkdir()

@@ -24,7 +24,7 @@ from ascend_migrate.kb.index import KnowledgeBase
 from ascend_migrate.workspace import decode_source
 
 from reliability_cli import TEST_MAPPINGS, run_cli
-from rpc import RawServer, summary
+from reliability_rpc import RawServer, summary
 
 HEAVY = pytest.mark.skipif(not os.environ.get("RELIABILITY_HEAVY"), reason="heavy: set RELIABILITY_HEAVY=1 (the CI fuzz stage does)")
 BASE = b"import torch\n\ntorch.cuda.synchronize()\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rpc import CONSOLE_SERVER_COMMAND, SERVER_COMMAND, RawServer, server_environment
+from reliability_rpc import CONSOLE_SERVER_COMMAND, SERVER_COMMAND, RawServer, server_environment
 from reliability_cli import run_cli
 
 SCRIPT = "import torch\n\ntorch.cuda.synchronize()\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rpc import RawServer, frame, summary
+from reliability_rpc import RawServer, frame, summary
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEAVY = pytest.mark.skipif(not os.environ.get("RELIABILITY_HEAVY"), reason="heavy: set RELIABILITY_HEAVY=1 (the CI fuzz stage does)")
