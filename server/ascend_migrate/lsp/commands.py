@@ -46,10 +46,8 @@ def _arguments(arguments: tuple[Any, ...], names: tuple[str, ...], command: str)
     return values
 
 
-def _string(values: dict[str, Any], name: str, command: str, required: bool = True) -> str | None:
+def _string(values: dict[str, Any], name: str, command: str) -> str:
     value = values.get(name)
-    if value is None and not required:
-        return None
     if not isinstance(value, str) or not value:
         raise JsonRpcInvalidParams(message=f"{command}: `{name}` must be a non-empty string, got {value!r}")
     return value
@@ -108,6 +106,7 @@ class _ScanProgress:
         self.token = token
         self._last_percentage = -1
         self._last_time = 0.0
+        self.done = self.total = 0
 
     def begin(self) -> None:
         if self.token is not None:
@@ -117,6 +116,7 @@ class _ScanProgress:
             )
 
     def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
         if self.token is None:
             return
         percentage = int(100 * done / total) if total else 100
@@ -184,10 +184,10 @@ async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
             progress.end("failed")
             logger.exception("the workspace scan failed")
             raise JsonRpcInvalidRequest(message=f"{SCAN_WORKSPACE} failed: {error}") from None
-        was_cancelled = is_cancelled()
+        was_cancelled = is_cancelled() and progress.done < progress.total  # a late cancel of a finished scan is no cancel
         summary = _summary(result, was_cancelled)
         progress.end(("cancelled: " if was_cancelled else "") + f"{summary['files']} files, {summary['findings']} findings")
-        if cancelled.is_set():
+        if cancelled.is_set() and was_cancelled:
             raise JsonRpcRequestCancelled(message=f"{SCAN_WORKSPACE} was cancelled")
         server.last_scan = result
         _publish_scan(server, result, roots[0], settings)
