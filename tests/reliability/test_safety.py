@@ -68,10 +68,6 @@ def test_the_server_started_as_its_console_script_never_imports_the_workspace(tm
     assert markers(root) == []
 
 
-@pytest.mark.xfail(strict=True, reason="server/ascend_migrate/__main__.py: `python -m ascend_migrate` puts the working directory "
-                   "first on sys.path, and VS Code (vscode-client/src/extension.ts), the PyCharm templates and docs/editors start the "
-                   "server that way with cwd = the workspace folder: a workspace file named yaml.py, libcst.py, pathspec.py, rich.py "
-                   "... is imported and run by the server. Fix: drop sys.path[0] in __main__.py before importing anything else")
 def test_the_server_started_with_python_m_as_editors_do_never_imports_the_workspace(tmp_path):
     root = trapped_workspace(tmp_path / "project")
     serve_a_session(root, SERVER_COMMAND[:-1])
