@@ -147,3 +147,22 @@ async def test_clients_with_dynamic_registration_are_asked_to_watch_pyproject(cl
         assert registration.register_options["watchers"] == [{"globPattern": "**/pyproject.toml"}]
     else:
         assert watched == []
+
+
+async def test_a_workspace_folder_can_have_settings_of_its_own(client):
+    project: Path = client.project
+    client.set_configuration({"target": "mindspore", "severity": {"ms-unsupported": "warning"}}, section="ascendMigrate")
+    client.set_configuration({"target": "mindspore", "severity": {"ms-unsupported": "hint"}}, section="ascendMigrate", scope_uri=project.as_uri())
+    inside, outside = (project / "folder_scoped.py").as_uri(), "file:///tmp/outside_the_folder.py"
+    probe = "file:///tmp/probe.py"
+    open_document(client, probe, SCRIPT)
+    await diagnostics_for(client, probe, 1)
+    count = len(client.published[probe])
+    change_configuration(client, None)  # pull again, now per folder too
+    await republished(client, probe, count)  # the new settings are in use
+    open_document(client, inside, "import torch\ntorch.cuda.synchronize()\n")
+    open_document(client, outside, "import torch\ntorch.cuda.synchronize()\n")
+    ((inside_code, inside_severity),) = [(d.code, d.severity) for d in await diagnostics_for(client, inside, 1)]
+    ((outside_code, outside_severity),) = [(d.code, d.severity) for d in await diagnostics_for(client, outside, 1)]
+    assert (inside_code, inside_severity) == ("MS103", types.DiagnosticSeverity.Hint)
+    assert (outside_code, outside_severity) == ("MS103", types.DiagnosticSeverity.Warning)

@@ -348,18 +348,26 @@ class AscendMigrateServer(LanguageServer):
 
     # --- settings ------------------------------------------------------------------------------------
     async def pull_configuration(self) -> None:
+        """Ask for the `ascendMigrate` section: once for the whole workspace, once per workspace folder (a
+        multi-root workspace may set them differently)."""
         workspace = self.client_capabilities.workspace
         if workspace is None or not workspace.configuration:
             return
+        folders = [folder.uri for folder in self.workspace.folders.values()]
+        items = [types.ConfigurationItem(section=CONFIGURATION_SECTION)]
+        items += [types.ConfigurationItem(section=CONFIGURATION_SECTION, scope_uri=uri) for uri in folders]
         try:
-            results = await self.workspace_configuration_async(
-                types.ConfigurationParams(items=[types.ConfigurationItem(section=CONFIGURATION_SECTION)])
-            )
+            results = await self.workspace_configuration_async(types.ConfigurationParams(items=items))
         except Exception as error:  # a client that fails this request keeps the settings it gave before
             logger.warning("workspace/configuration failed: %s", error)
             return
         if results and isinstance(results[0], dict):
             self.apply_editor_settings(results[0])
+        self.settings.forget_folders()
+        for uri, result in zip(folders, (results or [])[1:]):
+            path = to_fs_path(uri)
+            if path and isinstance(result, dict):
+                self.settings.update_editor(result, folder=Path(path))
 
     def apply_editor_settings(self, raw: Any) -> bool:
         if not self.settings.update_editor(raw):
@@ -492,7 +500,10 @@ def _register_features(server: AscendMigrateServer) -> None:
     async def configuration_changed(ls: AscendMigrateServer, params: types.DidChangeConfigurationParams) -> None:
         pushed = params.settings
         if isinstance(pushed, dict) and isinstance(pushed.get(CONFIGURATION_SECTION), dict):
+            # A client that pushes its settings gives the whole picture: folder answers pulled before are stale.
             changed = ls.apply_editor_settings(pushed[CONFIGURATION_SECTION])
+            if changed:
+                ls.settings.forget_folders()
         else:
             # The pull model (VS Code sends null): ask for the section again.
             await ls.pull_configuration()

@@ -66,9 +66,16 @@ class SettingsManager:
         self._pyproject_for_directory: dict[Path, Path | None] = {}
         self._from_file: dict[Path, Settings] = {}
         self._read_cache: dict[tuple[Path, Settings], Settings] = {}
+        # workspace folder → its own editor analysis settings (multi-root workspaces), validated
+        self._folders: dict[Path, tuple[dict[str, Any], Settings]] = {}
 
-    def update_editor(self, raw: Any) -> bool:
-        """Take new editor settings; False (and one message) when something in them is invalid."""
+    def forget_folders(self) -> None:
+        with self._lock:
+            self._folders.clear()
+
+    def update_editor(self, raw: Any, folder: Path | None = None) -> bool:
+        """Take new editor settings (for one workspace folder, or for all); False (and one message) when
+        something in them is invalid. Server settings (configurationPreference, logLevel) are global only."""
         section = settings_section(raw)
         analysis = {}
         unknown = []
@@ -98,6 +105,9 @@ class SettingsManager:
             self.report_once("Invalid ascend-migrate settings (the previous settings stay in use): " + "; ".join(problems))
             return False
         with self._lock:
+            if folder is not None:
+                self._folders[folder] = (analysis, editor_settings)
+                return True
             self.options.analysis = analysis
             self.options.preference = preference
             self.options.log_level = log_level
@@ -124,6 +134,13 @@ class SettingsManager:
             editor_settings = self._editor_settings
             analysis = dict(self.options.analysis)
             target_override = self.target_override
+            folders = dict(self._folders)
+        if path and folders:
+            absolute = Path(path)
+            inside = [folder for folder in folders if folder == absolute or folder in absolute.parents]
+            if inside:
+                analysis, editor_settings = folders[max(inside, key=lambda folder: len(folder.parts))]
+                analysis = dict(analysis)
         pyproject = self._pyproject(Path(path)) if path else None
         if pyproject is None:
             settings = Settings() if preference == "filesystemOnly" else editor_settings
