@@ -101,3 +101,17 @@ def test_a_module_importing_torch_without_torch_npu(tmp_path):
     assert finding.fix.add_imports == ("import torch_npu",) and finding.fix.edits == ()
     assert findings("import torch\nimport torch_npu\n") == []
     assert findings("import torch\n", target="mindspore") == []
+
+
+def test_renames_are_hints_where_transfer_to_npu_remaps_them_at_run_time(run):
+    source = (
+        "import torch\nimport torch_npu\nfrom torch_npu.contrib import transfer_to_npu\n"
+        "torch.cuda.synchronize()\nx = torch.zeros(1, device='cuda')\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"
+    )
+    result = run(source)
+    assert [(f.line, f.code, f.severity) for f in result.findings] == [
+        (4, "NPU101", "hint"), (5, "NPU102", "hint"), (6, "NPU104", "warning"),
+    ]
+    assert result.findings[0].message.endswith("(remapped at run time here: the file imports transfer_to_npu)")
+    plain_import = run("import torch\nimport torch_npu.contrib.transfer_to_npu\ntorch.cuda.synchronize()\n")
+    assert [f.severity for f in plain_import.findings] == ["hint"]

@@ -60,6 +60,5 @@ def test_ale_applies_the_fix_all_action(ale_fix_all):
 # from its own list), and the server builds quick fixes only from `data`, so ALE is offered only the
 # fix-all action. Strict: this fails as soon as the server also matches its cached findings by range.
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="server: quick fixes need Diagnostic.data, which ALE does not send back")
 def test_ale_applies_a_quick_fix(ale_quick_fix):
     assert_fixed(ale_quick_fix, TRAIN_SCRIPT_SCENARIO, "ALE")

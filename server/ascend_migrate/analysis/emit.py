@@ -18,6 +18,9 @@ from ascend_migrate.config import Settings
 from ascend_migrate.kb.schema import Entry
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column in the engine's convention
+# Renames that torch_npu.contrib.transfer_to_npu applies at run time (torch.cuda.*, device strings, 'nccl',
+# .cuda()); environment variables and the torch_npu import itself still need the change.
+_REMAPPED_BY_AUTO_MIGRATION = frozenset({"NPU101", "NPU102", "NPU103", "NPU105"})
 _QUALIFIED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
@@ -32,6 +35,9 @@ class FindingFactory:
         self._minimum_confidence = CONFIDENCE_RANK[settings.min_confidence]
         self._ignored = settings.ignore + _per_path_ignores(path, settings)
         self._code_allowed: dict[str, bool] = {}
+        # The file imports torch_npu.contrib.transfer_to_npu: CUDA names are remapped when it runs, so their
+        # renames are hints, not warnings (set by the engine from the module's imports).
+        self.auto_migration = False
         # Per-file memos: the same API is usually flagged many times in one file.
         self._messages: dict[tuple[str, str], tuple[str, str]] = {}
         self._renderings: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -94,6 +100,9 @@ class FindingFactory:
         texts = self._messages.get((entry.key, api))
         if texts is None:
             texts = self._messages[(entry.key, api)] = (headline(entry, api), suggestion(entry))
+        if self.auto_migration and code in _REMAPPED_BY_AUTO_MIGRATION:
+            severity = "hint"
+            texts = (texts[0] + " (remapped at run time here: the file imports transfer_to_npu)", texts[1])
         return Finding(
             path=self.path,
             line=span[0],

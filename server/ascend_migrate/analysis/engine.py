@@ -82,6 +82,10 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
             for name, binding in import_bindings(statement):
                 bindings[name] = binding
                 signature.append((name, binding))
+            if statement_type is ast.Import and any(alias.name == AUTO_MIGRATION_MODULE for alias in statement.names):
+                # `import torch_npu.contrib.transfer_to_npu` binds only `torch_npu`; remember the module too
+                bindings[_AUTO_MIGRATION_MARK] = ("import", AUTO_MIGRATION_MODULE)
+                signature.append((_AUTO_MIGRATION_MARK, AUTO_MIGRATION_MODULE))
         elif statement_type is ast.ClassDef:
             info = ClassInfo(statement.name, tuple(base for base in (_base(base, bindings) for base in statement.bases) if base))
             classes[statement.name] = info
@@ -108,6 +112,10 @@ def _base(node: ast.expr, bindings: dict[str, Binding]) -> str | None:
     if binding is not None and binding[0] == "class" and not parts:
         return f"local:{binding[1].name}"
     return qualify(binding, parts)
+
+
+AUTO_MIGRATION_MODULE = "torch_npu.contrib.transfer_to_npu"
+_AUTO_MIGRATION_MARK = "<transfer_to_npu>"  # not an identifier: never a name in code
 
 
 def _position(finding: Finding) -> tuple[int, int, str]:
@@ -148,6 +156,10 @@ class ChunkRunner:
                 del self.walker.scopes[1:]
                 self.walker.class_stack.clear()
             chunk.findings = sorted(self.context.findings, key=_position)
+            # The syntax tree is read only while its chunk is walked; an incremental run parses afresh the
+            # chunks it walks again. Dropping it is most of a kept analysis's memory (the server keeps one
+            # per open document).
+            chunk.statements = []
             chunk.written = tuple(self.walker.module_writes)
 
     def _refresh_import_names(self) -> None:
@@ -156,3 +168,6 @@ class ChunkRunner:
         for name, (kind, value) in self.analysis.bindings.items():
             if kind == "import":
                 self._import_names.setdefault(value, name)
+        self.context.factory.auto_migration = any(
+            qualified.startswith(AUTO_MIGRATION_MODULE) for qualified in self._import_names
+        )
