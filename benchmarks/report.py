@@ -40,12 +40,12 @@ def as_text(tables: list[Table]) -> str:
     for table in tables:
         widths = [len(header) for header in table.headers]
         for row in table.rows:
-            widths = [max(width, len(cell)) for width, cell in zip(widths, row)]
+            widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
         out.append(f"\n{table.title}")
-        out.append("  ".join(header.ljust(width) for header, width in zip(table.headers, widths)))
+        out.append("  ".join(header.ljust(width) for header, width in zip(table.headers, widths, strict=True)))
         out.append("  ".join("-" * width for width in widths))
         for row in table.rows:
-            out.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)))
+            out.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
         out.extend(f"  {note}" for note in table.notes)
     return "\n".join(out) + "\n"
 

@@ -27,8 +27,8 @@ import lsp_bench  # noqa: E402
 import machine  # noqa: E402
 import scan_bench  # noqa: E402
 import startup_bench  # noqa: E402
-from timing import percentile  # noqa: E402
 from report import Table, as_markdown, as_text, megabytes, ratio, seconds, verdict, write_atomically  # noqa: E402
+from timing import percentile  # noqa: E402
 
 BENCHMARKS = Path(__file__).resolve().parent
 TARGETS = ("npu", "mindspore")
@@ -184,7 +184,7 @@ def latency_table(sizes: tuple[int, ...], places: int) -> Table:
                   seconds(result.parse_seconds),
                   ratio(share), verdict(share <= 0.5))
         by_place: dict[str, list[float]] = {}
-        for place, latency in zip(result.places, result.latencies):
+        for place, latency in zip(result.places, result.latencies, strict=True):
             by_place.setdefault(place, []).append(latency)
         table.notes.append(f"{result.lines:,} lines, median by place: " + ", ".join(
             f"{place} {seconds(statistics.median(values))} (max {seconds(max(values))})" for place, values in by_place.items()))
