@@ -46,6 +46,9 @@ SCRIPT = textwrap.dedent('''
 ''')
 
 EDITS = [
+    "model = Net()",
+    "def setup(rank, world):",
+    "class Net:",
     "        torch.cuda.synchronize()",
     "x = torch.zeros(3, device='cuda')",
     "import torch.cuda as tc",
@@ -97,6 +100,17 @@ def test_an_edit_in_a_function_body_reuses_the_other_chunks(test_knowledge_base)
     assert untouched == before.chunks[:edited_function]  # everything above the edit is reused as is
     assert len(after.chunks) == len(before.chunks)
     assert [f.line for f in after.findings if f.api == "torch.cuda.synchronize"] == [line, line + 1, sync_lines[1] + 1]
+
+
+def test_a_new_module_level_name_re_walks_only_the_chunks_that_read_it(test_knowledge_base):
+    settings = Settings(target="npu")
+    source = "import torch\n\ndef make():\n    return helper()\n\ndef other():\n    torch.cuda.synchronize()\n"
+    before = analyze_module(source, "a.py", settings, test_knowledge_base)
+    after_text = "import torch\nhelper = torch.nn.Linear\ndef make():\n    return helper()\n\ndef other():\n    torch.cuda.synchronize()\n"
+    after = analyze_document(after_text, "a.py", settings, before, LineEdit(2, 2, 2), test_knowledge_base)
+    assert after.chunks[-1] is before.chunks[-1]  # `other` does not read `helper`: kept as it was
+    assert after.chunks[-2] is not before.chunks[-2]  # `make` reads it: analysed again
+    assert as_tuples(after) == as_tuples(analyze_module(after_text, "a.py", settings, test_knowledge_base))
 
 
 def test_a_new_import_triggers_a_full_analysis(test_knowledge_base):

@@ -32,6 +32,8 @@ class Chunk:
     # pre-pass (imports, classes, functions), `written` from the walk (variables and their types too).
     bindings: tuple = ()
     written: tuple = ()
+    # every name the walk looked up: an edit that rebinds one of them at module level re-walks this chunk
+    referenced: frozenset = frozenset()
 
 
 def parse_module(lines: list[str], first_line: int = 1) -> list[Chunk]:

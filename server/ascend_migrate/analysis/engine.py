@@ -161,6 +161,7 @@ class ChunkRunner:
             # per open document).
             chunk.statements = []
             chunk.written = tuple(self.walker.module_writes)
+            chunk.referenced = frozenset(self.walker.referenced)
 
     def _refresh_import_names(self) -> None:
         self.context.factory.forget_renderings()

@@ -4,7 +4,8 @@ The language server keeps the `DocumentAnalysis` of each open document. After an
 `start_line..old_end_line` (now `start_line..new_end_line`), the chunks that overlap the edit are cut out,
 their new text is parsed on its own, and the chunks after them keep their findings, shifted by the change
 in line count. When what the region binds at module level changes (an import, a class, a module-level
-variable's type), every chunk may read differently, and the whole document is analysed again.
+variable's type), the chunks that read one of those names are analysed again too; when an import changes
+(replacements are written with the file's own import names) the whole document is.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def analyze_document(
 
 
 def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEdit, knowledge_base) -> DocumentAnalysis | None:
+    """The new analysis, or None when only a full analysis can give the right answer."""
     delta = edit.new_end_line - edit.old_end_line
     chunks = previous.chunks
     if len(lines) != len(previous.lines) + delta or not chunks or edit.start_line < 1:
@@ -83,23 +85,76 @@ def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEd
     region_new_end = chunks[last].end + delta
     if region_new_end < region_start:
         return None
-    region = parse_module(lines[region_start - 1:region_new_end], first_line=region_start)
     old_region = chunks[first:last + 1]
+    outside = chunks[:first] + chunks[last + 1:]
+    bound_outside = _bound_names(outside)
+    old_names = _bound_names(old_region)
 
-    analysis = DocumentAnalysis(previous.path, previous.settings, lines, [], previous.bindings, previous.classes)
+    # Copies: `previous` stays valid (a reader may still hold it, and a failed attempt falls back to a full run).
+    analysis = DocumentAnalysis(previous.path, previous.settings, lines, [], dict(previous.bindings), dict(previous.classes))
+    for name in old_names.keys() - bound_outside.keys():
+        analysis.bindings.pop(name, None)  # what the old text of the region bound is gone with it
+        analysis.classes.pop(name, None)
+    region = parse_module(lines[region_start - 1:region_new_end], first_line=region_start)
     for chunk in region:
         chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
-    if _signature(region, "bindings") != _signature(old_region, "bindings"):
-        return None
-    ChunkRunner(analysis, knowledge_base).walk(region)
-    if _signature(region, "written") != _signature(old_region, "written"):
-        return None
-    analysis.chunks = chunks[:first] + region + [_shifted(chunk, delta) for chunk in chunks[last + 1:]]
+    runner = ChunkRunner(analysis, knowledge_base)
+    runner.walk(region)
+    changed = {name for name in old_names.keys() | _bound_names(region).keys()
+               if old_names.get(name) != _bound_names(region).get(name)}
+    after = [_shifted(chunk, delta) for chunk in chunks[last + 1:]]
+    before = list(chunks[:first])
+    if changed:
+        if not _only_local_rebindings(changed, old_names, _bound_names(region), bound_outside):
+            return None
+        for neighbours in (before, after):
+            for index, chunk in enumerate(neighbours):
+                if chunk.referenced & changed:
+                    rewalked = _rewalk(chunk, lines, analysis, runner)
+                    if rewalked is None:
+                        return None
+                    neighbours[index] = rewalked
+    analysis.chunks = before + region + after
     return analysis
 
 
-def _signature(chunks: list[Chunk], which: str) -> list:
-    return [binding for chunk in chunks for binding in getattr(chunk, which)]
+def _bound_names(chunks: list[Chunk]) -> dict[str, list]:
+    """name → what the chunks bind it to at module level, in order (pre-pass first, then the walk)."""
+    names: dict[str, list] = {}
+    for chunk in chunks:
+        for binding in (*chunk.bindings, *chunk.written):
+            names.setdefault(binding[0], []).append(binding[1:])
+    return names
+
+
+def _only_local_rebindings(changed: set[str], old: dict, new: dict, outside: dict) -> bool:
+    """Whether re-walking the chunks that read the changed names is enough.
+
+    Not when an import changed (how every replacement is written depends on the file's imports), when
+    another chunk binds the same name too (which binding is last decides), or when a marker such as the
+    transfer_to_npu import changed (it changes every finding's severity).
+    """
+    for name in changed:
+        if name.startswith("<") or name in outside:
+            return False
+        for binding in (*old.get(name, ()), *new.get(name, ())):
+            if binding and (binding[0] == "import" or (type(binding[0]) is tuple and binding[0][0] == "import")):
+                return False
+    return True
+
+
+def _rewalk(chunk: Chunk, lines: list[str], analysis: DocumentAnalysis, runner: ChunkRunner) -> Chunk | None:
+    """The chunk analysed again from its (unchanged) text, for a module-level name it reads that changed."""
+    (fresh, *others) = parse_module(lines[chunk.start - 1:chunk.end], first_line=chunk.start) or [None]
+    if fresh is None or others or fresh.error != chunk.error:
+        return None
+    fresh.bindings = prepass_bindings(fresh, analysis.bindings, analysis.classes)
+    if fresh.bindings != chunk.bindings:
+        return None
+    runner.walk([fresh])
+    if fresh.written != chunk.written:
+        return None
+    return fresh
 
 
 def _shifted(chunk: Chunk, delta: int) -> Chunk:
@@ -115,4 +170,5 @@ def _shifted(chunk: Chunk, delta: int) -> Chunk:
         findings=[finding.shifted(delta) for finding in chunk.findings],
         bindings=chunk.bindings,
         written=chunk.written,
+        referenced=chunk.referenced,
     )

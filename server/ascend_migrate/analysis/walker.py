@@ -36,6 +36,7 @@ class Walker:
         self.context = context
         self.class_stack: list[ClassInfo | None] = []
         self.module_writes: list[tuple] = []
+        self.referenced: set[str] = set()
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
         self._qualified_names: dict[int, str | None] = {}
         context.walker = self
@@ -95,6 +96,7 @@ class Walker:
 
     def start_chunk(self) -> None:
         self.module_writes = []
+        self.referenced = set()
         self._qualified_names.clear()
 
     def visit_all(self, nodes) -> None:
@@ -104,6 +106,7 @@ class Walker:
 
     # --- names -----------------------------------------------------------------------------------------
     def lookup(self, name: str) -> Binding | None:
+        self.referenced.add(name)
         scopes = self.scopes
         innermost = len(scopes) - 1
         for index in range(innermost, -1, -1):
