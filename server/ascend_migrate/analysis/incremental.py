@@ -105,11 +105,14 @@ def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEd
     after = [_shifted(chunk, delta) for chunk in chunks[last + 1:]]
     before = list(chunks[:first])
     if changed:
-        if not _only_local_rebindings(changed, old_names, _bound_names(region), bound_outside):
+        new_names = _bound_names(region)
+        if not _rebindings_stay_local(changed, old_names, new_names, bound_outside):
             return None
+        imported = _imported_modules(changed, old_names, new_names)
+        knowledge_base = knowledge_base or KnowledgeBase.load()
         for neighbours in (before, after):
             for index, chunk in enumerate(neighbours):
-                if chunk.referenced & changed:
+                if chunk.referenced & changed or _renders_under(chunk, imported, knowledge_base):
                     rewalked = _rewalk(chunk, lines, analysis, runner)
                     if rewalked is None:
                         return None
@@ -127,20 +130,41 @@ def _bound_names(chunks: list[Chunk]) -> dict[str, list]:
     return names
 
 
-def _only_local_rebindings(changed: set[str], old: dict, new: dict, outside: dict) -> bool:
-    """Whether re-walking the chunks that read the changed names is enough.
-
-    Not when an import changed (how every replacement is written depends on the file's imports), when
-    another chunk binds the same name too (which binding is last decides), or when a marker such as the
-    transfer_to_npu import changed (it changes every finding's severity).
-    """
+def _rebindings_stay_local(changed: set[str], old: dict, new: dict, outside: dict) -> bool:
+    """Whether re-walking the chunks that read the changed names (or whose fixes are written with a changed
+    import) is enough. Not when another chunk binds the same name too (which binding is last decides), when
+    a marker such as the transfer_to_npu import changed (it changes every finding's severity), or when
+    torch_npu's import changed (whether `import torch` needs `import torch_npu` beside it)."""
     for name in changed:
         if name.startswith("<") or name in outside:
             return False
+    return not any(module.split(".", 1)[0] == "torch_npu" for module in _imported_modules(changed, old, new))
+
+
+def _imported_modules(changed: set[str], old: dict, new: dict) -> set[str]:
+    """The qualified names that the changed names are (or were) imports of."""
+    modules = set()
+    for name in changed:
         for binding in (*old.get(name, ()), *new.get(name, ())):
-            if binding and (binding[0] == "import" or (type(binding[0]) is tuple and binding[0][0] == "import")):
-                return False
-    return True
+            if binding and type(binding[0]) is tuple and binding[0][0] == "import":
+                modules.add(binding[0][1])  # pre-pass: (name, ("import", module))
+            elif binding and binding[0] == "import" and len(binding) > 1:
+                modules.add(binding[1])  # walk: (name, "import", module)
+    return modules
+
+
+def _renders_under(chunk: Chunk, modules: set[str], knowledge_base: KnowledgeBase) -> bool:
+    """Whether a fix in the chunk names a replacement under one of `modules` (its text uses the import names)."""
+    if not modules:
+        return False
+    for finding in chunk.findings:
+        if finding.fix is None or not finding.entry_key:
+            continue
+        entry = knowledge_base.by_key.get(finding.entry_key)
+        target = entry.target if entry is not None else None
+        if target and any(target == module or target.startswith(module + ".") for module in modules):
+            return True
+    return False
 
 
 def _rewalk(chunk: Chunk, lines: list[str], analysis: DocumentAnalysis, runner: ChunkRunner) -> Chunk | None:
