@@ -112,16 +112,10 @@ def as_tuples(analysis) -> list[tuple]:
     return [(f.line, f.column, f.end_line, f.end_column, f.code, f.api, f.message, f.fix) for f in analysis.findings]
 
 
-def without_main_block(text: str) -> str:
-    """The script without its `if __name__ == "__main__":` block: module variables assigned there are seen
-    differently by incremental and full analysis (test_regressions.py has the strict xfail for that)."""
-    return text.split('\nif __name__ == "__main__":', 1)[0] + "\n"
-
-
 @st.composite
 def edit_runs(draw):
     """A training script and 1..6 edits, each replacing lines start..end with 0..3 lines (as an editor sends)."""
-    text = without_main_block(SCRIPTS[draw(st.sampled_from(sorted(SCRIPTS)))])
+    text = SCRIPTS[draw(st.sampled_from(sorted(SCRIPTS)))]
     pool = JUNK + [line for script in SCRIPTS.values() for line in script.split("\n")]
     edits = []
     line_count = len(text.split("\n"))

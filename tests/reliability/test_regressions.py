@@ -31,8 +31,6 @@ def test_a_call_rewrite_below_an_edit_still_rewrites_its_own_call():
     assert "train_loader = mindspore.dataset.GeneratorDataset(\n" in fixed
 
 
-@pytest.mark.xfail(strict=True, reason="analysis/incremental.py: the re-walked region sees module-level variables (and class "
-                   "attributes) that chunks after it assign, which the full analysis, walking in order, does not see there")
 def test_a_function_reads_module_variables_assigned_later_the_same_after_an_edit():
     """Found by the incremental property test. The full analysis walks chunks in order, so a function body
     above `cos = torch.ones(...)` (in the `if __name__` block) does not see `cos` as a tensor; the incremental

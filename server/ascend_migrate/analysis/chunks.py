@@ -34,6 +34,8 @@ class Chunk:
     written: tuple = ()
     # every name the walk looked up: an edit that rebinds one of them at module level re-walks this chunk
     referenced: frozenset = frozenset()
+    # the classes the chunk defines at module level (name → ClassInfo), from the pre-pass
+    class_infos: dict = field(default_factory=dict)
 
 
 def parse_module(lines: list[str], first_line: int = 1) -> list[Chunk]:

@@ -8,6 +8,7 @@ per-chunk results are what the incremental analysis of the language server reuse
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, parse_module
@@ -89,6 +90,8 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
         elif statement_type is ast.ClassDef:
             info = ClassInfo(statement.name, tuple(base for base in (_base(base, bindings) for base in statement.bases) if base))
             classes[statement.name] = info
+            chunk.class_infos[statement.name] = info
+            statement.class_info = info  # the walk uses this definition's own info, even if the name is reused
             bindings[statement.name] = ("class", info)
             signature.append((statement.name, "class", info.bases))
         elif statement_type is ast.FunctionDef or statement_type is ast.AsyncFunctionDef:
@@ -100,6 +103,40 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
             for handler in getattr(statement, "handlers", ()):
                 pending.extend(handler.body)
     return tuple(signature)
+
+
+def replay_classes(chunks: list[Chunk], classes: dict[str, ClassInfo]) -> None:
+    """Set `classes` (in place: the type system holds it) to the module's classes, the last definition of a
+    name winning, as after a full pre-pass."""
+    classes.clear()
+    for chunk in chunks:
+        classes.update(chunk.class_infos)
+
+
+def replay_bindings(chunks: list[Chunk], classes: dict[str, ClassInfo], walked_before: int) -> dict[str, Binding]:
+    """The module scope as a full analysis has it when it starts walking chunk number `walked_before`:
+    what every chunk's pre-pass binds, then what the walks of the chunks before it wrote, in order."""
+    scope: dict[str, Binding] = {}
+    for chunk in chunks:
+        for recorded in chunk.bindings:
+            name, *value = recorded
+            if value[0] == "class":
+                info = classes.get(name)
+                scope[name] = ("class", info) if info is not None else ("value", None)
+            elif value[0] == "function":
+                scope[name] = ("function", None)
+            elif type(value[0]) is tuple:
+                scope[name] = value[0]  # an import binding
+            else:
+                scope[name] = ("import", value[0])  # a marker such as <transfer_to_npu>
+    for chunk in chunks[:walked_before]:
+        for name, kind, value in chunk.written:
+            if kind == "class":
+                info = classes.get(value)
+                scope[name] = ("class", info) if info is not None else ("value", None)
+            else:
+                scope[name] = (kind, value)
+    return scope
 
 
 def _base(node: ast.expr, bindings: dict[str, Binding]) -> str | None:
@@ -137,13 +174,18 @@ class ChunkRunner:
         self.walker = Walker(analysis.bindings, self.types, self.context)
         self._import_names = import_names
 
-    def walk(self, chunks: list[Chunk]) -> None:
+    def walk(self, chunks: list[Chunk], scope_for: Callable[[Chunk], dict[str, Binding]] | None = None) -> None:
+        """Walk `chunks` in order. `scope_for(chunk)` gives the module scope a chunk starts from (the incremental
+        analysis rebuilds it as a full walk in document order would have it); by default the scope is shared
+        and grows as the chunks are walked."""
         self._refresh_import_names()
         factory = self.context.factory
         for chunk in chunks:
             if not chunk.statements:
                 chunk.findings = []
                 continue
+            if scope_for is not None:
+                self.walker.scopes[0] = scope_for(chunk)
             factory.line_offset = chunk.line_offset
             self.context.reset()
             self.walker.start_chunk()

@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ascend_migrate.analysis.chunks import Chunk, parse_module
-from ascend_migrate.analysis.engine import ChunkRunner, ModuleAnalysis, analyze_module, prepass_bindings
+from ascend_migrate.analysis.engine import (
+    ChunkRunner,
+    ModuleAnalysis,
+    analyze_module,
+    prepass_bindings,
+    replay_bindings,
+    replay_classes,
+)
 from ascend_migrate.analysis.source import split_lines
 from ascend_migrate.config import Settings
 from ascend_migrate.kb.index import KnowledgeBase
@@ -87,37 +94,44 @@ def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEd
         return None
     old_region = chunks[first:last + 1]
     outside = chunks[:first] + chunks[last + 1:]
-    bound_outside = _bound_names(outside)
     old_names = _bound_names(old_region)
 
     # Copies: `previous` stays valid (a reader may still hold it, and a failed attempt falls back to a full run).
-    analysis = DocumentAnalysis(previous.path, previous.settings, lines, [], dict(previous.bindings), dict(previous.classes))
-    for name in old_names.keys() - bound_outside.keys():
-        analysis.bindings.pop(name, None)  # what the old text of the region bound is gone with it
-        analysis.classes.pop(name, None)
+    classes = dict(previous.classes)
+    analysis = DocumentAnalysis(previous.path, previous.settings, lines, [], {}, classes)
     region = parse_module(lines[region_start - 1:region_new_end], first_line=region_start)
+    prepass_scope = replay_bindings(chunks[:first], classes, 0)  # class bases resolve as in a full pre-pass
     for chunk in region:
-        chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
-    runner = ChunkRunner(analysis, knowledge_base)
-    runner.walk(region)
-    changed = {name for name in old_names.keys() | _bound_names(region).keys()
-               if old_names.get(name) != _bound_names(region).get(name)}
-    after = [_shifted(chunk, delta) for chunk in chunks[last + 1:]]
+        chunk.bindings = prepass_bindings(chunk, prepass_scope, {})
     before = list(chunks[:first])
+    after = [_shifted(chunk, delta) for chunk in chunks[last + 1:]]
+    document = before + region + after
+    replay_classes(document, classes)
+    analysis.bindings = replay_bindings(document, classes, len(document))
+    runner = ChunkRunner(analysis, knowledge_base)
+    positions = {id(chunk): index for index, chunk in enumerate(document)}
+
+    def scope_for(chunk: Chunk) -> dict:
+        return replay_bindings(document, classes, positions[id(chunk)])
+
+    runner.walk(region, scope_for)
+    new_names = _bound_names(region)
+    changed = {name for name in old_names.keys() | new_names.keys() if old_names.get(name) != new_names.get(name)}
     if changed:
-        new_names = _bound_names(region)
-        if not _rebindings_stay_local(changed, old_names, new_names, bound_outside):
+        if not _rebindings_stay_local(changed, old_names, new_names):
             return None
         imported = _imported_modules(changed, old_names, new_names)
         knowledge_base = knowledge_base or KnowledgeBase.load()
-        for neighbours in (before, after):
-            for index, chunk in enumerate(neighbours):
-                if chunk.referenced & changed or _renders_under(chunk, imported, knowledge_base):
-                    rewalked = _rewalk(chunk, lines, analysis, runner)
-                    if rewalked is None:
-                        return None
-                    neighbours[index] = rewalked
-    analysis.chunks = before + region + after
+        for index, chunk in enumerate(document):
+            if positions.get(id(chunk)) is None or region_start <= chunk.start <= region_new_end:
+                continue
+            if chunk.referenced & changed or _renders_under(chunk, imported, knowledge_base):
+                rewalked = _rewalk(chunk, lines, analysis, runner, scope_for, classes, document, index)
+                if rewalked is None:
+                    return None
+                document[index] = rewalked
+    analysis.chunks = document
+    analysis.bindings = replay_bindings(document, classes, len(document))
     return analysis
 
 
@@ -130,13 +144,13 @@ def _bound_names(chunks: list[Chunk]) -> dict[str, list]:
     return names
 
 
-def _rebindings_stay_local(changed: set[str], old: dict, new: dict, outside: dict) -> bool:
+def _rebindings_stay_local(changed: set[str], old: dict, new: dict) -> bool:
     """Whether re-walking the chunks that read the changed names (or whose fixes are written with a changed
-    import) is enough. Not when another chunk binds the same name too (which binding is last decides), when
-    a marker such as the transfer_to_npu import changed (it changes every finding's severity), or when
-    torch_npu's import changed (whether `import torch` needs `import torch_npu` beside it)."""
+    import) is enough. Not when a marker such as the transfer_to_npu import changed (it changes every
+    finding's severity), or when torch_npu's import changed (whether `import torch` needs `import torch_npu`
+    beside it)."""
     for name in changed:
-        if name.startswith("<") or name in outside:
+        if name.startswith("<"):
             return False
     return not any(module.split(".", 1)[0] == "torch_npu" for module in _imported_modules(changed, old, new))
 
@@ -167,15 +181,18 @@ def _renders_under(chunk: Chunk, modules: set[str], knowledge_base: KnowledgeBas
     return False
 
 
-def _rewalk(chunk: Chunk, lines: list[str], analysis: DocumentAnalysis, runner: ChunkRunner) -> Chunk | None:
+def _rewalk(chunk: Chunk, lines: list[str], analysis: DocumentAnalysis, runner: ChunkRunner, scope_for,
+            classes: dict, document: list[Chunk], index: int) -> Chunk | None:
     """The chunk analysed again from its (unchanged) text, for a module-level name it reads that changed."""
     (fresh, *others) = parse_module(lines[chunk.start - 1:chunk.end], first_line=chunk.start) or [None]
     if fresh is None or others or fresh.error != chunk.error:
         return None
-    fresh.bindings = prepass_bindings(fresh, analysis.bindings, analysis.classes)
+    fresh.bindings = prepass_bindings(fresh, replay_bindings(document[:index], classes, 0), {})
     if fresh.bindings != chunk.bindings:
         return None
-    runner.walk([fresh])
+    document[index] = fresh  # scope_for finds it at the same position
+    replay_classes(document, classes)
+    runner.walk([fresh], lambda walked: replay_bindings(document, classes, index))
     if fresh.written != chunk.written:
         return None
     return fresh
@@ -195,4 +212,5 @@ def _shifted(chunk: Chunk, delta: int) -> Chunk:
         bindings=chunk.bindings,
         written=chunk.written,
         referenced=chunk.referenced,
+        class_infos=chunk.class_infos,
     )

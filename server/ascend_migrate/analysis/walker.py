@@ -428,10 +428,11 @@ class Walker:
         self.visit_all(node.bases)
         for keyword in node.keywords:
             self.visit(keyword.value)
-        existing = self.lookup(node.name)
-        if existing is not None and existing[0] == "class":
-            info = existing[1]  # found by the module pre-pass
-        else:
+        # Types of a module's classes go by name (local:Net): a chunk defining a class reads that name too, so
+        # that defining another class of the same name elsewhere analyses this one again.
+        self.referenced.add(node.name)
+        info = getattr(node, "class_info", None)  # a module-level class: made by the pre-pass
+        if info is None:
             info = ClassInfo(node.name, tuple(base for base in (self.base_type(base) for base in node.bases) if base))
             self.types.classes.setdefault(node.name, info)
         self.bind(node.name, ("class", info))
