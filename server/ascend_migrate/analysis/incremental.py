@@ -100,6 +100,10 @@ def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEd
     classes = dict(previous.classes)
     analysis = DocumentAnalysis(previous.path, previous.settings, lines, [], {}, classes)
     region = parse_module(lines[region_start - 1:region_new_end], first_line=region_start)
+    if any(chunk.error for chunk in region) or any(chunk.error for chunk in chunks):
+        # Where the text does not parse, only the whole text says how far the damage goes (an unclosed
+        # triple quote swallows every statement after it); the full analysis recovers what still parses.
+        return None
     prepass_scope = replay_bindings(chunks[:first], classes, 0)  # class bases resolve as in a full pre-pass
     for chunk in region:
         chunk.bindings = prepass_bindings(chunk, prepass_scope, {})
