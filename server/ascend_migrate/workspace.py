@@ -267,12 +267,19 @@ def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_source
     # Batches amortise the cost of sending settings and results between processes.
     batch_size = max(1, min(64, len(work) // (jobs * 8) or 1))
     batches = [work[start:start + batch_size] for start in range(0, len(work), batch_size)]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_warm_worker) as pool:
+    # Load the knowledge base and the engine here, once: forked workers inherit them instead of each
+    # importing and loading them again.
+    _warm_worker()
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_warm_worker) as pool:
         for batch_results in pool.map(_analyze_batch, batches, [settings] * len(batches), [keep_sources] * len(batches)):
             yield from batch_results
 
 
 def _warm_worker() -> None:
+    import ascend_migrate.analysis.engine  # noqa: F401  (imported before the first file, not during it)
     from ascend_migrate.kb.index import KnowledgeBase
 
     KnowledgeBase.load()
