@@ -261,6 +261,8 @@ def scan(
 
 def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_sources: bool):
     if jobs <= 1 or len(work) < 2 * jobs:
+        if len(work) > 1:
+            _warm_worker()
         for path, display in work:
             yield analyze_path(Path(path), display, settings, keep_sources)
         return
@@ -279,10 +281,17 @@ def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_source
 
 
 def _warm_worker() -> None:
+    import gc
+
     import ascend_migrate.analysis.engine  # noqa: F401  (imported before the first file, not during it)
     from ascend_migrate.kb.index import KnowledgeBase
 
     KnowledgeBase.load()
+    # A scan allocates millions of short-lived ast nodes and no cycles worth collecting: move the long-lived
+    # knowledge base out of the collector's sight and collect young objects far less often (the benchmark
+    # measured 13-30 % less CPU; docs/performance.md).
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 1000)
 
 
 def _common_root(paths: list[Path]) -> Path:

@@ -51,3 +51,13 @@ def test_an_empty_setting_turns_the_cache_off(tmp_path, monkeypatch):
     monkeypatch.setenv("ASCEND_MIGRATE_CACHE_DIR", "")
     assert cache.cache_directory() is None
     KnowledgeBase.from_directory(copy_tables(tmp_path))
+
+
+def test_a_cache_written_for_another_schema_is_never_served(tmp_path, monkeypatch):
+    """A new field in the schema (ParameterDifference.position once) must not meet an old pickle."""
+    monkeypatch.setenv("ASCEND_MIGRATE_CACHE_DIR", str(tmp_path / "cache"))
+    directory = copy_tables(tmp_path)
+    paths = sorted(directory.glob("*.yaml"))
+    digest = cache.tables_digest(paths)
+    monkeypatch.setattr(cache, "_schema_signature", lambda: "Entry(api)")
+    assert cache.tables_digest(paths) != digest

@@ -28,8 +28,19 @@ def cache_directory() -> Path | None:
     return Path(base) / "ascend-migrate"
 
 
+def _schema_signature() -> str:
+    """The fields of every value the cache pickles: a schema change (a new field) must never be served an
+    old pickle, even within one package version (developers, and CI on a reused machine)."""
+    from dataclasses import fields
+
+    from ascend_migrate.kb import schema, versions
+
+    classes = (schema.Entry, schema.ParameterDifference, versions.VersionRange)
+    return ";".join(f"{cls.__name__}({','.join(field.name for field in fields(cls))})" for cls in classes)
+
+
 def tables_digest(paths: list[Path]) -> str:
-    digest = hashlib.sha256(f"{_FORMAT}:{__version__}".encode())
+    digest = hashlib.sha256(f"{_FORMAT}:{__version__}:{_schema_signature()}".encode())
     for path in paths:
         digest.update(path.name.encode() + b"\0")
         digest.update(path.read_bytes())

@@ -25,4 +25,18 @@ def document(result: ScanResult) -> dict:
 
 
 def write(result: ScanResult, output: Path | None, options: ReportOptions) -> None:
-    write_text(json.dumps(document(result), indent=2, ensure_ascii=False) + "\n", output)
+    write_text(render(document(result)), output)
+
+
+def render(data: dict) -> str:
+    """The document with one finding (and one error) per line: readable, diffable, and written by the C
+    encoder (json.dumps with `indent` falls back to the pure-Python one, 3x slower on a big project)."""
+    head = {key: value for key, value in data.items() if key not in ("findings", "errors")}
+    lines = ["{"]
+    lines += [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in head.items()]
+    for key in ("findings", "errors"):
+        items = [f"    {json.dumps(item, ensure_ascii=False)}" for item in data[key]]
+        body = "[\n" + ",\n".join(items) + "\n  ]" if items else "[]"
+        lines.append(f"  {json.dumps(key)}: {body}{',' if key == 'findings' else ''}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -17,6 +17,11 @@ def write_text(text: str, output: Path | None, encoding: str = "utf-8") -> None:
 
 
 def write_atomically(output: Path, data: bytes) -> None:
+    if output.exists() and not output.is_file():
+        # /dev/null, a FIFO, a terminal: write into it; renaming a temporary file over it would replace it
+        with open(output, "wb") as handle:
+            handle.write(data)
+        return
     output.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
     try:

@@ -62,4 +62,5 @@ def _missing_torch_npu(context: RuleContext, entry, alias: ast.alias) -> None:
     fix = None
     if entry.fix != "none":
         fix = Fix(title="Add `import torch_npu`", safe=entry.fix == "safe", add_imports=("import torch_npu",))
-    context.add(context.factory.finding(entry, span, "exact", api="torch", fix=fix))
+    message = "`import torch` without `import torch_npu`: torch.npu and the 'npu' device exist only once torch_npu is imported"
+    context.add(context.factory.finding(entry, span, "exact", api="torch", fix=fix, message=message))
