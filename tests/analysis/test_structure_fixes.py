@@ -58,18 +58,22 @@ def test_clip_grad_norm_uses_the_optimizer_of_the_function(run):
     assert dict(clips[0].fix.arguments)["optimizer"] == "optimizer"
 
 
-def test_complemented_parameters_are_rewritten_as_one_minus_the_value(run):
+def test_parameters_whose_meaning_or_position_differs_are_rewritten(run):
+    """mindspore.nn (ops/nn era): Dropout takes keep_prob first, so torch's positional p becomes the keyword
+    p; BatchNorm's momentum is 1 - torch's."""
     source = """
         import torch.nn as nn
         drop = nn.Dropout(0.2)
         named = nn.Dropout(p=0.1, inplace=True)
         default = nn.Dropout()
-        norm = nn.BatchNorm2d(64, momentum=0.01)
+        norm = nn.BatchNorm2d(64, 1e-5, 0.01)
+        keyword = nn.BatchNorm2d(64, momentum=0.01)
     """
     assert fixed(run, source, "mindspore") == (
         "\nimport mindspore\n"  # torch.nn is no longer used
-        "drop = mindspore.nn.Dropout(keep_prob=0.8)\n"
-        "named = mindspore.nn.Dropout(keep_prob=0.9)\n"
+        "drop = mindspore.nn.Dropout(p=0.2)\n"
+        "named = mindspore.nn.Dropout(p=0.1)\n"
         "default = mindspore.nn.Dropout()\n"
-        "norm = mindspore.nn.BatchNorm2d(64, momentum=0.99)\n"
+        "norm = mindspore.nn.BatchNorm2d(64, 1e-5, momentum=0.99)\n"
+        "keyword = mindspore.nn.BatchNorm2d(64, momentum=0.99)\n"
     )

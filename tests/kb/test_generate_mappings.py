@@ -109,7 +109,7 @@ def test_only_plain_keyword_renames_are_safe(generated) -> None:
 def test_parameter_rows_without_a_difference_are_left_out(generated) -> None:
     (batch_norm,) = by_api(generated["pytorch_mindspore"], "torch.nn.BatchNorm2d")
     assert [(p.source, p.change, p.source_default, p.target_default) for p in batch_norm.parameters] == [
-        ("momentum", "default", "0.1", "0.9")]
+        ("momentum", "complement", "0.1", "0.9")]  # corrections.PARAMETER_RELATIONS
     assert (batch_norm.note, batch_norm.fix) == ("default differs: momentum (0.1 vs 0.9).", "unsafe")
 
 

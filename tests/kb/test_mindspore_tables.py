@@ -40,10 +40,11 @@ def test_linear_maps_to_mint_on_new_mindspore_and_to_dense_with_renamed_paramete
     assert "r2.4.10 4193344555cd" in old.provenance
 
 
-def test_batch_norm_momentum_default_differs_on_the_ops_nn_target(knowledge_base) -> None:
+def test_batch_norm_momentum_is_the_complement_on_the_ops_nn_target(knowledge_base) -> None:
     (old,) = names(knowledge_base, "torch.nn.BatchNorm2d", "2.4")
     (momentum,) = [p for p in old.parameters if p.source == "momentum"]
-    assert (momentum.change, momentum.source_default, momentum.target_default) == ("default", "0.1", "0.9")
+    assert (momentum.change, momentum.source_default, momentum.target_default, momentum.position) == (
+        "complement", "0.1", "0.9", 2)
     (new,) = names(knowledge_base, "torch.nn.BatchNorm2d", "2.6")
     assert (new.category, new.target, new.fix) == ("ms-equivalent", "mindspore.mint.nn.BatchNorm2d", "safe")
 

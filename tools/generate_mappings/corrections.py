@@ -48,6 +48,19 @@ NOT_A_RENAME = {
 }
 
 
+# (api, branch) → {source parameter: (change, target parameter, 0-based position in the torch signature)}:
+# parameter differences the doc states only as "the default differs", whose real relation a fix must know.
+# BatchNorm momentum: mindspore.nn uses momentum for the running statistics' own weight, 1 - torch's
+# (0.9 vs 0.1, mindspore.nn.BatchNorm2d docstring in 2.10.0). Dropout: mindspore.nn.Dropout(keep_prob=0.5,
+# p=None) takes keep_prob first, so torch's positional p must be passed as the keyword p.
+PARAMETER_RELATIONS = {
+    ("torch.nn.BatchNorm1d", "r2.4.10"): {"momentum": ("complement", "momentum", 2)},
+    ("torch.nn.BatchNorm2d", "r2.4.10"): {"momentum": ("complement", "momentum", 2)},
+    ("torch.nn.BatchNorm3d", "r2.4.10"): {"momentum": ("complement", "momentum", 2)},
+    ("torch.nn.Dropout", "r2.4.10"): {"p": ("renamed", "p", 0)},
+}
+
+
 @dataclass(frozen=True)
 class Replacement:
     """A better target found in the installed mindspore 2.10.0. Where it first appeared is not recorded, so

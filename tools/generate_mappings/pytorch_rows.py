@@ -167,6 +167,19 @@ def _is_consistent(api: str, row: MappingRow, notes: list[str], outcome: Outcome
     return row.category == "consistent" and (api, row.branch) not in corrections.NOT_A_RENAME
 
 
+def _with_relations(parameters: list[dict], relations: dict | None, outcome: Outcome, label: str) -> list[dict]:
+    """The doc's parameter rows with the corrected relations of corrections.PARAMETER_RELATIONS applied."""
+    if not relations:
+        return parameters
+    for parameter in parameters:
+        relation = relations.get(parameter.get("source"))
+        if relation is not None:
+            change, target, position = relation
+            parameter.update(change=change, target=target, position=position)
+            outcome.corrections.append(f"{label}: parameter {parameter['source']} is a {change} with position {position}")
+    return parameters
+
+
 def _differences(entry: dict, row: MappingRow, lookups: Lookups, notes: list[str], outcome: Outcome) -> str:
     """Fills the parameters, fix and note of an ms-differs entry; returns which signatures named its
     parameters ("" when the doc's parameter rows did)."""
@@ -178,7 +191,8 @@ def _differences(entry: dict, row: MappingRow, lookups: Lookups, notes: list[str
         entry["fix"] = "safe"
         return ""
     found, shared_with = lookups.parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
-    parameter_list = parameter_entries(found, api)
+    parameter_list = _with_relations(parameter_entries(found, api), corrections.PARAMETER_RELATIONS.get((api, row.branch)),
+                                     outcome, f"{api} ({row.branch})")
     checked_signatures = ""
     signatures = lookups.signatures
     if (not parameter_list and signatures is not None and api not in corrections.SIGNATURE_MISREADS

@@ -69,7 +69,8 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
     renames = tuple(
         (difference.source, difference.target)
         for difference in entry.parameters
-        if difference.change == "renamed" and difference.source in used and difference.target
+        if difference.change == "renamed" and difference.target
+        and (difference.source in used or _passed_by_position(difference, call))
     )
     drops = tuple(
         difference.source
@@ -80,7 +81,7 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         (difference.source, difference.target or difference.source)
         for difference in entry.parameters
         if difference.change == "complement" and difference.source
-        and (difference.source in used or (difference.position is not None and difference.position < len(call.args)))
+        and (difference.source in used or _passed_by_position(difference, call))
     )
     positions = tuple(
         (difference.source, difference.position)
@@ -100,3 +101,7 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         add_imports=fix.add_imports,
         remove_imports=fix.remove_imports,
     )
+
+
+def _passed_by_position(difference, call: ast.Call) -> bool:
+    return difference.position is not None and difference.position < len(call.args)
