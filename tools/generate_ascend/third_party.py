@@ -52,7 +52,7 @@ LIBRARIES = [
      "https://nvidia.github.io/apex/parallel.html; ascend/cuda_to_npu.csv (nccl → hccl)"),
     ("amp_C", "import",
      "amp_C is apex's CUDA extension module and is not supported on Ascend NPU. Delete `import amp_C` and the code "
-     "that uses it before training (GPU2Ascend's RemoveImportRule removes the import).", None, "none",
+     "that uses it before training (GPU2Ascend's RemoveImportRule removes the import).", None, "unsafe",
      "xiaobingling93-pixel/Ascend-mstt@99c2e0f990a17d328f487062acc9c490f7f6ff26:msfmktransplt/src/ms_fmk_transplt/"
      "transfer/rules/common_rules/common_rule.py"),
     ("flash_attn", "import",
