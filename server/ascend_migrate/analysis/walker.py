@@ -106,17 +106,20 @@ class Walker:
 
     # --- names -----------------------------------------------------------------------------------------
     def lookup(self, name: str) -> Binding | None:
-        self.referenced.add(name)
+        """What `name` means here. Names that resolve at module level (or not at all) are recorded in
+        `referenced`: an edit that rebinds one of them at module level must walk this chunk again."""
         scopes = self.scopes
-        innermost = len(scopes) - 1
-        for index in range(innermost, -1, -1):
+        index = len(scopes) - 1
+        binding = scopes[index].get(name)  # the innermost scope is always visible, even a class body
+        while binding is None and index > 0:
+            index -= 1
             scope = scopes[index]
-            if index != innermost and _CLASS_SCOPE in scope:
+            if index and _CLASS_SCOPE in scope:
                 continue  # a class body's names are not visible from the functions inside it
             binding = scope.get(name)
-            if binding is not None:
-                return binding
-        return None
+        if index == 0 or binding is None:
+            self.referenced.add(name)
+        return binding
 
     def bind(self, name: str, binding: Binding) -> None:
         scopes = self.scopes
