@@ -91,6 +91,11 @@ def test_tensor_methods_with_the_same_name_in_mindspore_need_no_change(found):
     assert found(source, target="mindspore") == [(2, "MS101", "torch.Tensor")]
 
 
+def test_a_keyword_rename_matters_only_where_the_keyword_is_passed(found):
+    source = "import torch\ndef f(x: torch.Tensor):\n    a = x.squeeze(1)\n    b = x.squeeze(dim=1)\n"
+    assert found(source, target="mindspore") == [(2, "MS101", "torch.Tensor"), (4, "MS102", "torch.Tensor.squeeze")]
+
+
 def test_structure_fixes_for_train_and_eval(run):
     source = "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.train()\nmodel.eval()\nmodel.train(False)\n"
     fixes = [(f.line, f.fix.edits[0].new_text, f.fix.safe) for f in run(source, target="mindspore").findings if f.code == "MS203"]

@@ -127,7 +127,10 @@ def test_defaults_that_look_like_numbers_keep_their_text(tmp_path: Path) -> None
             "unknown code 'MS999'", id="unknown code"),
         pytest.param(
             "  - api: torch.cuda.synchronize\n    category: npu-rename\n    code: MS101\n", 5,
-            "code MS101 (ms-equivalent) is not a code of route 'npu'", id="code of the other route"),
+            "code MS101 belongs to category 'ms-equivalent', not 'npu-rename'", id="code of the other route"),
+        pytest.param(
+            "  - api: torch.Tensor.grad\n    category: ms-differs\n    code: MS204\n", 5,
+            "code MS204 belongs to category 'ms-structure', not 'ms-differs'", id="code of another category"),
         pytest.param(
             "  - api: torch.abs\n    category: ms-equivalent\n    receiver: tensor\n", 5,
             "receiver only applies to match: method, not match: name", id="receiver on a name"),

@@ -240,7 +240,7 @@ class _NodeReader:
         )
 
     def _check_shape(self, fields, values, route: str) -> None:
-        """What a well-formed entry looks like beyond its types: a usable api, a known code of the entry's route,
+        """What a well-formed entry looks like beyond its types: a usable api, a known code of the entry's category,
         a receiver only on methods, and a condition the match kind knows."""
         api = values["api"]
         if not api.strip() or any(character.isspace() for character in api):
@@ -260,8 +260,8 @@ class _NodeReader:
             info = CODES.get(values["code"])
             if info is None:
                 raise self.fail(fields["code"][1], f"unknown code {values['code']!r}; codes are listed in analysis/codes.py")
-            if route not in CATEGORY_ROUTES[info.category]:
-                raise self.fail(fields["code"][1], f"code {info.code} ({info.category}) is not a code of route {route!r}")
+            if info.category != values["category"]:
+                raise self.fail(fields["code"][1], f"code {info.code} belongs to category {info.category!r}, not {values['category']!r}")
 
     def _check_choice(self, fields, values, key: str, choices: tuple[str, ...]) -> None:
         if key in values and values[key] not in choices:

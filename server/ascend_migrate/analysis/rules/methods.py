@@ -45,10 +45,25 @@ def on_attribute(
     factory = context.factory
     span = factory.attribute_name_span(node)
     for entry in matched:
-        if entry.category == "ms-equivalent" and entry.target and entry.target.rsplit(".", 1)[-1] == node.attr:
-            continue  # x.view(...) works unchanged on a mindspore.Tensor: nothing to change, nothing to report
+        if _unchanged_on_mindspore(entry, node, call):
+            continue
         fix = _method_fix(context, entry, node, call, span)
         context.add(factory.finding(entry, span, confidence, api=entry.api, fix=fix))
+
+
+def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -> bool:
+    """x.view(...) works as it is on a mindspore.Tensor; so does x.squeeze(1) when the only difference is a
+    keyword's name (dim → axis) and the call does not pass that keyword. Nothing to change, nothing to report."""
+    if not entry.target or entry.target.rsplit(".", 1)[-1] != node.attr:
+        return False
+    if entry.category == "ms-equivalent":
+        return True
+    if entry.category != "ms-differs" or not entry.parameters:
+        return False
+    if any(difference.change != "renamed" for difference in entry.parameters):
+        return False
+    renamed = {difference.source for difference in entry.parameters}
+    return call is not None and not any(keyword.arg in renamed for keyword in call.keywords)
 
 
 def _receiver_is_foreign(node: ast.expr) -> bool:
