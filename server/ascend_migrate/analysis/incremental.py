@@ -93,7 +93,6 @@ def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEd
     if region_new_end < region_start:
         return None
     old_region = chunks[first:last + 1]
-    outside = chunks[:first] + chunks[last + 1:]
     old_names = _bound_names(old_region)
 
     # Copies: `previous` stays valid (a reader may still hold it, and a failed attempt falls back to a full run).
@@ -130,7 +129,7 @@ def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEd
             if positions.get(id(chunk)) is None or region_start <= chunk.start <= region_new_end:
                 continue
             if chunk.referenced & changed or _renders_under(chunk, imported, knowledge_base):
-                rewalked = _rewalk(chunk, lines, analysis, runner, scope_for, classes, document, index)
+                rewalked = _rewalk(chunk, lines, runner, classes, document, index)
                 if rewalked is None:
                     return None
                 document[index] = rewalked
@@ -185,8 +184,8 @@ def _renders_under(chunk: Chunk, modules: set[str], knowledge_base: KnowledgeBas
     return False
 
 
-def _rewalk(chunk: Chunk, lines: list[str], analysis: DocumentAnalysis, runner: ChunkRunner, scope_for,
-            classes: dict, document: list[Chunk], index: int) -> Chunk | None:
+def _rewalk(chunk: Chunk, lines: list[str], runner: ChunkRunner, classes: dict, document: list[Chunk],
+            index: int) -> Chunk | None:
     """The chunk analysed again from its (unchanged) text, for a module-level name it reads that changed."""
     (fresh, *others) = parse_module(lines[chunk.start - 1:chunk.end], first_line=chunk.start) or [None]
     if fresh is None or others or fresh.error != chunk.error:
