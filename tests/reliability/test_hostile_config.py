@@ -6,9 +6,7 @@ directory with ASCEND_MIGRATE_MAPPINGS, the config in a temporary pyproject.toml
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest

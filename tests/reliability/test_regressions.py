@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from ascend_migrate.analysis.engine import analyze_module
 from ascend_migrate.analysis.incremental import LineEdit, analyze_document

@@ -6,12 +6,11 @@ from __future__ import annotations
 import html.parser
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-from reliability_rpc import CONSOLE_SERVER_COMMAND, SERVER_COMMAND, RawServer, server_environment
+from reliability_rpc import CONSOLE_SERVER_COMMAND, SERVER_COMMAND, RawServer
 from reliability_cli import run_cli
 
 SCRIPT = "import torch\n\ntorch.cuda.synchronize()\n"
