@@ -224,18 +224,28 @@ def measure_memory(documents: int = 200, lines_each: int = 2000) -> MemoryResult
 BARE_PYGLS_COMMAND = [sys.executable, str(Path(__file__).resolve().parent / "bare_pygls_server.py")]
 
 
-def measure_initialize(repeats: int = 5, command: list[str] | None = None) -> list[float]:
-    """Seconds from starting the server process to its answer to `initialize`, one fresh process per run."""
+@dataclass(frozen=True)
+class StartTimes:
+    """Process start → `initialize` answered: wall seconds and the server's CPU seconds, per fresh process."""
+
+    first: tuple[float, float]  # the untimed warm-up: .pyc files and the generated-code cache are written
+    runs: list[tuple[float, float]]
+
+
+def measure_initialize(commands: dict[str, list[str]], repeats: int = 5) -> dict[str, StartTimes]:
+    """One fresh process per run for each command, the commands alternating so that load drifts hit all alike."""
     workspace = Path(tempfile.mkdtemp(prefix="ascend-migrate-bench-init-"))
-    timings = []
-    for _ in range(repeats + 1):  # the first, untimed, writes the .pyc files
-        server = LanguageServerProcess(command or SERVER_COMMAND, cwd=workspace)
-        try:
-            _, seconds = initialize(server, workspace)
-        finally:
-            server.shutdown()
-        timings.append(seconds)
-    return timings[1:]
+    timings: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(repeats + 1):
+        for name, command in commands.items():
+            server = LanguageServerProcess(command, cwd=workspace)
+            try:
+                _, seconds = initialize(server, workspace)
+                cpu = process_cpu_seconds(server.pid)
+            finally:
+                server.shutdown()
+            timings[name].append((seconds, cpu))
+    return {name: StartTimes(runs[0], runs[1:]) for name, runs in timings.items()}
 
 
 __all__ = ["ServerError", "measure_edit_latency", "measure_memory", "measure_initialize"]

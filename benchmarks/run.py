@@ -215,12 +215,16 @@ def startup_table(repeats: int) -> Table:
     scan_median = statistics.median(scan_times)
     table.add(f"ascend-migrate scan of one {lines}-line file (JSON to a file)", seconds(scan_median),
               f"< 0.5 s: {verdict(scan_median < 0.5)}")
-    initialize_times = lsp_bench.measure_initialize(count)
-    initialize_median = statistics.median(initialize_times)
-    table.add("server: process start → initialize answered", seconds(initialize_median),
-              f"< 0.5 s: {verdict(initialize_median < 0.5)}")
-    bare = statistics.median(lsp_bench.measure_initialize(count, lsp_bench.BARE_PYGLS_COMMAND))
-    table.add("a pygls server with no features: process start → initialize answered (the floor)", seconds(bare), "")
+    starts = lsp_bench.measure_initialize({"ours": lsp_bench.SERVER_COMMAND, "bare": lsp_bench.BARE_PYGLS_COMMAND}, count)
+    ours, bare = starts["ours"], starts["bare"]
+    wall = statistics.median(run[0] for run in ours.runs)
+    cpu = statistics.median(run[1] for run in ours.runs)
+    table.add("server: process start → initialize answered", f"{seconds(wall)} (CPU {seconds(cpu)})",
+              f"< 0.5 s: {verdict(wall < 0.5)}")
+    table.add("the same, first start (writes .pyc files and the generated-code cache)",
+              f"{seconds(ours.first[0])} (CPU {seconds(ours.first[1])})", "")
+    table.add("a pygls server with no features: process start → initialize answered (the floor without our cache)",
+              f"{seconds(statistics.median(run[0] for run in bare.runs))} (CPU {seconds(statistics.median(run[1] for run in bare.runs))})", "")
     table.add("bare `python -c pass` (for reference)", seconds(statistics.median(startup_bench.bare_interpreter(count))), "")
     knowledge_base = startup_bench.knowledge_base_load(count)
     table.add("knowledge base: import kb modules", seconds(knowledge_base["import"]), "")

@@ -14,10 +14,6 @@ from typing import Any
 
 from ascend_migrate.analysis.findings import CATEGORIES, CONFIDENCES, ROUTES, SEVERITIES
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 DEFAULT_TORCH_VERSION = "2.8"
 DEFAULT_MINDSPORE_VERSION = "2.10"
@@ -178,10 +174,18 @@ def find_pyproject(start: Path) -> Path | None:
         candidate = candidate_directory / "pyproject.toml"
         if candidate.is_file():
             try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+                text = candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
                 continue
-            if "ascend-migrate" in data.get("tool", {}):
+            if "ascend-migrate" not in text:  # most projects have no table of ours: spare parsing theirs
+                continue
+            tomllib = _toml()
+            try:
+                data = tomllib.loads(text)
+            except (tomllib.TOMLDecodeError, RecursionError):
+                continue
+            tool = data.get("tool")
+            if isinstance(tool, dict) and "ascend-migrate" in tool:
                 return candidate
     return None
 
@@ -198,6 +202,7 @@ def load_settings(start: Path, overrides: dict[str, Any] | None = None, base: Se
 
 
 def settings_from_pyproject(pyproject: Path, base: Settings | None = None) -> Settings:
+    tomllib = _toml()
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
@@ -218,3 +223,13 @@ def settings_to_json(settings: Settings) -> dict[str, Any]:
 
 
 __all__ = ["ConfigError", "Settings", "apply_overrides", "load_settings", "settings_from_pyproject"]
+
+
+def _toml():
+    """The TOML parser, imported on first use: its import compiles regular expressions that a server answering
+    `initialize`, or `ascend-migrate --help`, never needs."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    return tomllib

@@ -160,6 +160,15 @@ def test_a_bad_config_value_through_the_command_is_one_line_and_exit_2(tmp_path)
     )
 
 
+@pytest.mark.parametrize("content", [b'tool = "ascend-migrate"\n', b"tool = [\"ascend-migrate\"]\n"], ids=["a-string", "a-list"])
+def test_a_pyproject_whose_tool_is_not_a_table_is_not_ours_and_is_passed_over(tmp_path, content):
+    """Found by walking up from the scanned file (no --config): it names us but holds no table of ours."""
+    completed = scan_with_config(tmp_path, content, "--format", "json")
+    assert completed.stderr == ""
+    assert completed.returncode == 0  # the default settings: a warning does not fail the run
+    assert '"api": "torch.cuda.synchronize"' in completed.stdout
+
+
 def test_a_deeply_nested_config_given_with_config_is_an_error_not_a_traceback(tmp_path):
     completed = scan_with_config(tmp_path, b"[tool.ascend-migrate]\nexclude = " + b"[" * 100000 + b"]" * 100000 + b"\n", "--config", "pyproject.toml")
     assert completed.returncode == 2

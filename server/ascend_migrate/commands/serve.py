@@ -39,17 +39,23 @@ def run(arguments: argparse.Namespace) -> int:
             print_error(f"--tcp expects HOST:PORT (for example 127.0.0.1:2087), got {arguments.tcp!r}")
             return 2
 
+    from ascend_migrate import generated_code_cache
+
+    # Before lsprotocol is imported: its classes' generated methods are most of the time to `initialize`.
+    code_cache = generated_code_cache.install()
     from ascend_migrate.lsp import logs
     from ascend_migrate.lsp.server import create_server
 
     logs.configure(arguments.log_level)
     server = create_server()
+    code_cache.save()  # now, for a server that is killed rather than shut down; again at exit for the rest
     if address is not None:
         server.start_tcp(*address)
     else:
         server.start_io()
     # The client closed the connection. Threads still running (a scan) must not keep the process alive.
     code = 0 if server.protocol._shutdown else 1
+    code_cache.save()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
