@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import subprocess
 import sys
 from typing import Any, BinaryIO
@@ -163,3 +165,31 @@ def test_tcp_serves_a_client_on_the_given_port(unused_tcp_port):
     finally:
         server.kill()
         server.wait()
+
+
+def test_the_server_exits_at_once_when_stdin_is_dev_null():
+    """/dev/null is a character device epoll cannot watch: the server must read it as an ended input."""
+    with open(os.devnull, "rb") as null:
+        completed = subprocess.run(SERVER_COMMAND, stdin=null, capture_output=True, timeout=TIMEOUT, env=server_environment())
+    assert completed.returncode == 1  # the input ended without `shutdown`
+    assert (completed.stdout, completed.stderr) == (b"", b"")  # no traceback, no message: nothing happened
+
+
+def test_a_session_read_from_a_regular_file_is_served_to_its_end(tmp_path):
+    """A file of recorded messages as stdin (as when replaying a session): answered, and `exit` after
+    `shutdown` ends the process with 0."""
+    session = tmp_path / "session.jsonrpc"
+    session.write_bytes(
+        frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+        + frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        + frame({"jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand", "params": {"command": "ascend-migrate.lookup", "arguments": ["torch.nn.ReLU"]}})
+        + frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown", "params": None})
+        + frame({"jsonrpc": "2.0", "method": "exit", "params": None})
+    )
+    with session.open("rb") as stdin:
+        completed = subprocess.run(SERVER_COMMAND, stdin=stdin, capture_output=True, timeout=TIMEOUT, env=server_environment())
+    assert completed.returncode == 0, completed.stderr.decode(errors="replace")
+    output = io.BytesIO(completed.stdout)
+    assert response_to(output, 1)["result"]["serverInfo"]["name"] == "ascend-migrate"
+    assert [entry["target"] for entry in response_to(output, 2)["result"]] == ["mindspore.nn.ReLU"]
+    assert response_to(output, 3)["result"] is None

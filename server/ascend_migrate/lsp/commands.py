@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
 import uuid
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcRequestCancelled
@@ -21,6 +22,7 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRp
 from ascend_migrate.lsp import code_actions, convert
 from ascend_migrate.lsp.documents import split_lines
 from ascend_migrate.lsp.server import AscendMigrateServer, uri_for
+from ascend_migrate.lsp.uris import path_of_uri
 
 logger = logging.getLogger("ascend_migrate.lsp")
 
@@ -86,16 +88,30 @@ def register(server: AscendMigrateServer) -> None:
 
 # --- scanWorkspace -----------------------------------------------------------------------------------
 def _workspace_roots(server: AscendMigrateServer) -> list[Path]:
-    from pygls.uris import to_fs_path
-
     workspace = server.workspace
     uris = [folder.uri for folder in workspace.folders.values()] or ([workspace.root_uri] if workspace.root_uri else [])
     roots = []
     for uri in uris:
-        path = to_fs_path(uri)
-        if path and Path(path).is_dir():
+        path = path_of_uri(uri)
+        if path and Path(path).is_dir() and Path(path) not in roots:
             roots.append(Path(path))
     return roots
+
+
+def _open_text_reader(server: AscendMigrateServer) -> Callable[[Path], str | None]:
+    """`open_text(path)`: the editor's current text of the file at `path` if it is open, else None."""
+    with server.lock:
+        uris = {os.path.normpath(document.path): uri for uri, document in server.documents.items() if document.path}
+
+    def open_text(path: Path) -> str | None:
+        uri = uris.get(os.path.normpath(path))
+        if uri is None:
+            return None
+        with server.lock:
+            document = server.documents.get(uri)
+            return document.text if document is not None else None
+
+    return open_text
 
 
 class _ScanProgress:
@@ -152,45 +168,39 @@ async def _create_progress(server: AscendMigrateServer) -> types.ProgressToken |
 
 
 async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
-    from ascend_migrate.workspace import read_source, scan
+    from ascend_migrate.lsp.workspace_scan import Folder, scan_folders
 
     protocol = server.protocol
     message_id = protocol.msg_id
     cancelled = protocol.cancellation_event(message_id)
     try:
+        await server.wait_for_settings()
         roots = _workspace_roots(server)
         if not roots:
             raise JsonRpcInvalidRequest(message=f"{SCAN_WORKSPACE}: the client opened no workspace folder to scan")
-        settings = server.settings.for_path(roots[0])
+        # Each folder with its own settings: its pyproject.toml and the editor's settings for that folder.
+        folders = [Folder(root, server.settings.for_path(root)) for root in roots]
+        open_text = _open_text_reader(server)
         progress = _ScanProgress(server, await _create_progress(server))
         progress.begin()
 
         def is_cancelled() -> bool:
             return cancelled.is_set() or progress.cancelled() or server.stopping.is_set()
 
-        def run() -> Any:
-            result = scan(roots, settings, jobs=1, progress=progress, cancelled=is_cancelled, relative_to=roots[0])
-            # Keep the text of the files with findings only (positions and reports need it), not of every file.
-            for path in {finding.path for finding in result.findings}:
-                try:
-                    result.sources[path] = read_source(_absolute(path, roots[0]))
-                except (OSError, ValueError):
-                    pass  # deleted or changed since: its positions are converted as ASCII
-            return result
-
         try:
-            result = await _in_thread(run)
+            scan = await _in_thread(lambda: scan_folders(folders, open_text, progress=progress, cancelled=is_cancelled))
         except Exception as error:
             progress.end("failed")
             logger.exception("the workspace scan failed")
             raise JsonRpcInvalidRequest(message=f"{SCAN_WORKSPACE} failed: {error}") from None
+        result = scan.result
         was_cancelled = is_cancelled() and progress.done < progress.total  # a late cancel of a finished scan is no cancel
         summary = _summary(result, was_cancelled)
         progress.end(("cancelled: " if was_cancelled else "") + f"{summary['files']} files, {summary['findings']} findings")
         if cancelled.is_set() and was_cancelled:
             raise JsonRpcRequestCancelled(message=f"{SCAN_WORKSPACE} was cancelled")
         server.last_scan = result
-        _publish_scan(server, result, roots[0], settings)
+        _publish_scan(server, scan)
         return summary
     finally:
         protocol.forget_cancellation(message_id)
@@ -234,23 +244,23 @@ def _summary(result: Any, cancelled: bool) -> dict[str, Any]:
     }
 
 
-def _absolute(path: str, root: Path) -> Path:
-    """A path as the scan reports it (relative to the first workspace folder, or absolute) made absolute."""
-    return Path(path) if Path(path).is_absolute() else root / path
-
-
-def _publish_scan(server: AscendMigrateServer, result: Any, root: Path, settings: Any) -> None:
+def _publish_scan(server: AscendMigrateServer, scan: Any) -> None:
     """Diagnostics for every scanned file that is not open (open ones show their live analysis)."""
+    result = scan.result
     by_path: dict[str, list[Any]] = {}
     for finding in result.findings:
         by_path.setdefault(finding.path, []).append(finding)
-    published: dict[str, list[str]] = {}
-    for path, findings in by_path.items():
-        absolute = _absolute(path, root)
-        lines = split_lines(result.sources.get(path, ""))
-        published[uri_for(absolute)] = [convert.diagnostic_json(finding, lines, server.encoding, settings) for finding in findings]
     with server.lock:
         open_uris = set(server.documents)
+        uri_of_open_path = {os.path.normpath(document.path): uri for uri, document in server.documents.items() if document.path}
+    published: dict[str, list[str]] = {}
+    for path, findings in by_path.items():
+        file = scan.files[path]
+        # An open file is known by the URI its client gave (closing it looks the URI up).
+        uri = uri_of_open_path.get(os.path.normpath(file)) or uri_for(file)
+        lines = split_lines(result.sources.get(path, ""))
+        settings = scan.settings[path]
+        published[uri] = [convert.diagnostic_json(finding, lines, server.encoding, settings) for finding in findings]
     for uri in set(server.scan_diagnostics) - set(published) - open_uris:
         server.publish(uri, [], None)  # fixed since the last scan
     server.scan_diagnostics = published

@@ -23,3 +23,10 @@ def analyze(text: str, path: str, settings: Settings, previous: Any, edit: LineE
 
     engine_edit = EngineLineEdit(edit.start + 1, edit.old_end + 1, edit.new_end + 1) if edit is not None else None
     return analyze_document(text, path, settings, previous if edit is not None else None, engine_edit)
+
+
+def analyze_file(text: str, path: str, settings: Settings) -> Any:
+    """The engine's `FileResult` of a whole file (`.findings`, `.errors`), as the CLI's scan analyses it."""
+    from ascend_migrate.analysis.engine import analyze_file as engine_analyze_file
+
+    return engine_analyze_file(text, path, settings)

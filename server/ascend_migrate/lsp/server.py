@@ -11,6 +11,7 @@ import inspect
 import json
 import logging
 import os
+import selectors
 import stat
 import sys
 import threading
@@ -23,7 +24,6 @@ from pygls.capabilities import ServerCapabilitiesBuilder
 from pygls.exceptions import FeatureRequestError
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
 
 from ascend_migrate import __version__
 from ascend_migrate.analysis.findings import Finding
@@ -33,6 +33,7 @@ from ascend_migrate.lsp.documents import Document, split_lines
 from ascend_migrate.lsp.positions import UTF16
 from ascend_migrate.lsp.protocol import AscendMigrateProtocol
 from ascend_migrate.lsp.settings import CONFIGURATION_SECTION, SettingsManager, settings_section
+from ascend_migrate.lsp.uris import path_of_uri, uri_of_path
 from ascend_migrate.lsp.worker import AnalysisWorker
 
 logger = logging.getLogger("ascend_migrate.lsp")
@@ -61,6 +62,8 @@ class AscendMigrateServer(LanguageServer):
         self.scan_diagnostics: dict[str, list[str]] = {}  # uri → what the last scan published
         self.last_scan: Any = None
         self.stopping = threading.Event()
+        self.settings_pulled: asyncio.Event | None = None  # set once the first workspace/configuration is answered
+        self.background_tasks: set[asyncio.Future] = set()  # referenced until done (asyncio keeps weak references)
 
     # --- plumbing ------------------------------------------------------------------------------------
     def on_loop(self, function: Callable[..., Any], *arguments: Any) -> None:
@@ -73,6 +76,12 @@ class AscendMigrateServer(LanguageServer):
     def bind_loop(self) -> None:
         self.loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
+        self.settings_pulled = asyncio.Event()
+
+    async def wait_for_settings(self) -> None:
+        """Until the settings asked for after `initialized` have arrived (a request may come before them)."""
+        if self.settings_pulled is not None:
+            await self.settings_pulled.wait()
 
     def show_problem(self, message: str) -> None:
         self.on_loop(self.window_show_message, types.ShowMessageParams(type=types.MessageType.Error, message=message))
@@ -85,15 +94,11 @@ class AscendMigrateServer(LanguageServer):
         """Serve on stdin/stdout, reading stdin with asyncio's pipe reader.
 
         pygls reads each header line and body on a thread-pool thread (three thread hops per message); a
-        burst of 1,000 keystrokes then queues up in the pipe. A pipe or terminal is read on the event loop
-        directly; anything else (a regular file) falls back to pygls' reader.
+        burst of 1,000 keystrokes then queues up in the pipe. A pipe, socket or terminal is read on the event
+        loop directly; anything else (a regular file, /dev/null) falls back to pygls' reader.
         """
         source = stdin or sys.stdin.buffer
-        try:
-            mode = os.fstat(source.fileno()).st_mode
-        except (AttributeError, OSError, ValueError):
-            mode = 0
-        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+        if not _is_pollable_stream(source):
             super().start_io(stdin, stdout)
             return
         self._stop_event = threading.Event()
@@ -365,7 +370,7 @@ class AscendMigrateServer(LanguageServer):
             self.apply_editor_settings(results[0])
         self.settings.forget_folders()
         for uri, result in zip(folders, (results or [])[1:]):
-            path = to_fs_path(uri)
+            path = path_of_uri(uri)
             if path and isinstance(result, dict):
                 self.settings.update_editor(result, folder=Path(path))
 
@@ -375,6 +380,29 @@ class AscendMigrateServer(LanguageServer):
         if self.settings.options.log_level is not None:
             logs.set_level(self.settings.options.log_level)
         return True
+
+
+def _is_pollable_stream(stream: Any) -> bool:
+    """Whether asyncio can watch `stream` for input: a FIFO, a socket or a terminal that epoll accepts.
+
+    Other character devices (/dev/null) and regular files cannot be registered with epoll; asyncio would
+    raise that inside the event loop, where nothing sees it, and the server would wait forever.
+    """
+    try:
+        descriptor = stream.fileno()
+        mode = os.fstat(descriptor).st_mode
+    except (AttributeError, OSError, ValueError):
+        return False
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or (stat.S_ISCHR(mode) and os.isatty(descriptor))):
+        return False
+    selector = selectors.DefaultSelector()
+    try:
+        selector.register(descriptor, selectors.EVENT_READ)
+    except (OSError, ValueError):
+        return False
+    finally:
+        selector.close()
+    return True
 
 
 class _EndTolerantReader:
@@ -404,7 +432,7 @@ def _is_python(language_id: str | None, uri: str) -> bool:
 
 
 def _path_of(uri: str) -> str:
-    path = to_fs_path(uri)
+    path = path_of_uri(uri)
     return path if path is not None else ""
 
 
@@ -441,6 +469,8 @@ def _register_lifecycle(server: AscendMigrateServer) -> None:
             await ls.pull_configuration()
         finally:
             ls.worker.ready()
+            if ls.settings_pulled is not None:
+                ls.settings_pulled.set()
         await _watch_pyproject(ls)
 
     @server.feature(types.SHUTDOWN)
@@ -510,6 +540,23 @@ def _register_features(server: AscendMigrateServer) -> None:
             changed = True
         if changed:
             ls.reanalyze_all()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def workspace_folders_changed(ls: AscendMigrateServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        # pygls has updated `ls.workspace.folders` already. A removed folder's settings stop applying now,
+        # before the next message is read (a handler that awaited first would let a didOpen in between use
+        # them); an added folder may have settings of its own: they are asked for.
+        for folder in params.event.removed:
+            path = path_of_uri(folder.uri)
+            if path:
+                ls.settings.forget_folder(Path(path))
+
+        async def pull_and_reanalyze() -> None:
+            await ls.pull_configuration()
+            ls.reanalyze_all()
+
+        ls.background_tasks.add(task := asyncio.ensure_future(pull_and_reanalyze()))
+        task.add_done_callback(ls.background_tasks.discard)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: AscendMigrateServer, params: types.HoverParams) -> types.Hover | None:
@@ -594,7 +641,7 @@ def _finding_at(findings: list[Finding], line: int, column: int) -> Finding | No
 
 
 def uri_for(path: Path) -> str:
-    return from_fs_path(str(path)) or path.as_uri()
+    return uri_of_path(path)
 
 
 __all__ = ["AscendMigrateServer", "create_server", "settings_section", "uri_for"]

@@ -73,6 +73,10 @@ class SettingsManager:
         with self._lock:
             self._folders.clear()
 
+    def forget_folder(self, folder: Path) -> None:
+        with self._lock:
+            self._folders.pop(folder, None)
+
     def update_editor(self, raw: Any, folder: Path | None = None) -> bool:
         """Take new editor settings (for one workspace folder, or for all); False (and one message) when
         something in them is invalid. Server settings (configurationPreference, logLevel) are global only."""

@@ -1,0 +1,101 @@
+"""The workspace scan: every workspace folder with its own settings, open files as the editor has them.
+
+The CLI's `scan` takes one set of settings for everything it scans. In an editor each workspace folder is a
+project of its own (its pyproject.toml, its folder settings), and a file open in the editor may differ from
+what is saved: the scan analyses the editor's text of open files, as their live diagnostics do. It keeps, for
+each file, the path on disk and the settings it was analysed with, so that the diagnostics go out under the
+file's real URI (a file name that is not UTF-8 included) with that folder's severities.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ascend_migrate.config import Settings
+from ascend_migrate.lsp import engine
+from ascend_migrate.workspace import ScanResult, analyze_path, discover, printable_path
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A workspace folder and the settings its files are scanned with."""
+
+    root: Path
+    settings: Settings
+
+
+@dataclass
+class WorkspaceScan:
+    """A scan's result (what reports take), and per scanned file (by its path in the findings) where it is
+    and the settings it was analysed with."""
+
+    result: ScanResult
+    files: dict[str, Path] = field(default_factory=dict)
+    settings: dict[str, Settings] = field(default_factory=dict)
+
+
+def scan_folders(
+    folders: list[Folder],
+    open_text: Callable[[Path], str | None],
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> WorkspaceScan:
+    """Analyse the Python files of every folder with that folder's settings; `open_text(path)` gives the
+    editor's text of an open file (None: read it from disk). Paths in the findings are relative to the first
+    folder when inside it, else absolute.
+
+    A file inside two folders (one nested in the other) belongs to the innermost one, as in the editor.
+    """
+    started = time.perf_counter()
+    base = folders[0].root
+    work: list[tuple[Path, str, Settings]] = []
+    skipped = {}
+    seen: set[Path] = set()
+    for folder in sorted(folders, key=lambda folder: len(folder.root.parts), reverse=True):
+        discovered = discover([folder.root], folder.settings)
+        for error in discovered.skipped:
+            error = replace(error, path=printable_path(error.path))
+            skipped.setdefault((error.path, error.message), error)
+        for path in discovered.files:
+            resolved = path.resolve()
+            if resolved not in seen:
+                seen.add(resolved)
+                work.append((path, _display_path(path, base), folder.settings))
+    common = Path(os.path.commonpath([str(folder.root) for folder in folders]))
+    scan = WorkspaceScan(ScanResult(root=common, settings=folders[0].settings, errors=list(skipped.values()), base=base))
+    result = scan.result
+    done = 0
+    for path, display, settings in work:
+        text = open_text(path)
+        if text is None:
+            file_result, source = analyze_path(path, display, settings, keep_source=True)
+        else:
+            file_result, source = engine.analyze_file(text, display, settings), text
+        done += 1
+        result.findings.extend(file_result.findings)
+        result.errors.extend(file_result.errors)
+        scan.files[display] = path
+        scan.settings[display] = settings
+        if file_result.findings and source is not None:
+            # Positions (and reports) need the text the findings were found in; only these files keep it.
+            result.sources[display] = source
+        if progress is not None:
+            progress(done, len(work))
+        if cancelled is not None and cancelled():
+            break
+    result.files_scanned = done
+    result.findings.sort(key=lambda finding: (finding.path, finding.line, finding.column, finding.code))
+    result.seconds = time.perf_counter() - started
+    return scan
+
+
+def _display_path(path: Path, base: Path) -> str:
+    absolute = Path(os.path.abspath(path))
+    try:
+        return printable_path(absolute.relative_to(base).as_posix())
+    except ValueError:
+        return printable_path(absolute.as_posix())
