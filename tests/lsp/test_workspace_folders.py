@@ -41,6 +41,9 @@ def folders(tmp_path_factory) -> dict[str, Path]:
     write(ported / "model.py", SCRIPT)
     write(ported / "edited.py", SCRIPT)
     write(ported / "legacy" / "old.py", SYNCHRONIZE)
+    # A project nested in the folder, still on PyTorch: its own pyproject.toml counts for its files.
+    write(ported / "serving" / "pyproject.toml", '[tool.ascend-migrate]\ntarget = "npu"\n')
+    write(ported / "serving" / "server.py", SYNCHRONIZE)
     with open(os.path.join(os.fsencode(ported), NON_UTF8_NAME), "wb") as stream:
         stream.write(SYNCHRONIZE.encode("utf-8"))
     kept = tmp_path_factory.mktemp("kept")
@@ -81,12 +84,14 @@ async def test_each_folder_is_scanned_with_its_own_project_and_editor_settings(c
     """Asked for right after `initialized`: the scan waits for the settings the server is pulling."""
     ported, kept = client.folders["ported"], client.folders["kept"]
     summary = await scan(client)
-    # ported: model.py, edited.py, café.py (legacy/ is excluded there); kept: model.py, legacy/old.py.
-    assert (summary["files"], summary["findings"], summary["categories"]) == (5, 7, {"ms-differs": 2, "ms-unsupported": 3, "npu-rename": 2})
+    # ported: model.py, edited.py, café.py, serving/server.py (legacy/ is excluded there); kept: model.py, legacy/old.py.
+    assert (summary["files"], summary["findings"], summary["categories"]) == (6, 8, {"ms-differs": 2, "ms-unsupported": 3, "npu-rename": 3})
     # ported: the project's mindspore target and ms-unsupported severity win over the folder's editor settings.
     assert codes_and_severities(client.diagnostics[(ported / "model.py").as_uri()]) == [("MS102", WARNING), ("MS103", HINT)]
     assert codes_and_severities(client.diagnostics[(ported / "edited.py").as_uri()]) == [("MS102", WARNING), ("MS103", HINT)]
     assert (ported / "legacy" / "old.py").as_uri() not in client.published
+    # ... except in the nested project, whose own pyproject.toml says npu (as when the file is opened).
+    assert codes_and_severities(client.diagnostics[(ported / "serving" / "server.py").as_uri()]) == [("NPU101", WARNING)]
     # kept: the npu target of its project, the npu-rename severity of its folder's editor settings, no exclude.
     assert codes_and_severities(client.diagnostics[(kept / "model.py").as_uri()]) == [("NPU101", ERROR)]
     assert codes_and_severities(client.diagnostics[(kept / "legacy" / "old.py").as_uri()]) == [("NPU101", ERROR)]
@@ -96,6 +101,7 @@ async def test_open_documents_take_the_settings_of_their_folder_or_the_global_on
     ported, kept, elsewhere = client.folders["ported"], client.folders["kept"], client.folders["elsewhere"]
     expected = {
         (ported / "unsaved_new.py").as_uri(): [("MS102", WARNING), ("MS103", HINT)],
+        (ported / "serving" / "unsaved_new.py").as_uri(): [("NPU101", WARNING)],
         (kept / "unsaved_new.py").as_uri(): [("NPU101", ERROR)],
         (elsewhere / "loose.py").as_uri(): [("MS102", WARNING), ("MS103", INFO)],  # the user's settings
     }
@@ -110,7 +116,7 @@ async def test_the_scan_reads_an_open_file_as_the_editor_has_it_and_closing_it_s
     open_document(client, uri, SYNCHRONIZE)  # unsaved: the Linear line is gone
     assert codes_and_severities(await diagnostics_for(client, uri, 1)) == [("MS103", HINT)]
     summary = await scan(client)
-    assert summary["findings"] == 6
+    assert summary["findings"] == 7
     report_path = tmp_path / "report.json"
     await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="ascend-migrate.exportReport", arguments=["json", str(report_path)])
@@ -154,6 +160,6 @@ async def test_a_removed_folder_is_no_longer_scanned_and_loses_its_folder_settin
     # Its project's target still counts (the nearest pyproject.toml); the folder's editor severity does not.
     assert codes_and_severities(await diagnostics_for(client, uri, 1)) == [("NPU101", WARNING)]
     summary = await scan(client)
-    assert summary["files"] == 3
+    assert summary["files"] == 4
     # kept's files were fixed "since the last scan" as far as the problem list goes: their diagnostics clear.
     assert list(client.diagnostics[(kept / "model.py").as_uri()]) == []

@@ -178,7 +178,8 @@ async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
         roots = _workspace_roots(server)
         if not roots:
             raise JsonRpcInvalidRequest(message=f"{SCAN_WORKSPACE}: the client opened no workspace folder to scan")
-        # Each folder with its own settings: its pyproject.toml and the editor's settings for that folder.
+        # Each folder with its own settings (its pyproject.toml and the editor's settings for that folder)
+        # decides which files to scan; each file is analysed with the settings it has when opened.
         folders = [Folder(root, server.settings.for_path(root)) for root in roots]
         open_text = _open_text_reader(server)
         progress = _ScanProgress(server, await _create_progress(server))
@@ -188,7 +189,9 @@ async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
             return cancelled.is_set() or progress.cancelled() or server.stopping.is_set()
 
         try:
-            scan = await _in_thread(lambda: scan_folders(folders, open_text, progress=progress, cancelled=is_cancelled))
+            scan = await _in_thread(
+                lambda: scan_folders(folders, open_text, progress=progress, cancelled=is_cancelled, settings_for=server.settings.for_path)
+            )
         except Exception as error:
             progress.end("failed")
             logger.exception("the workspace scan failed")

@@ -43,12 +43,16 @@ def scan_folders(
     open_text: Callable[[Path], str | None],
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    settings_for: Callable[[Path], Settings] | None = None,
 ) -> WorkspaceScan:
-    """Analyse the Python files of every folder with that folder's settings; `open_text(path)` gives the
-    editor's text of an open file (None: read it from disk). Paths in the findings are relative to the first
-    folder when inside it, else absolute.
+    """Analyse the Python files of every folder; `open_text(path)` gives the editor's text of an open file
+    (None: read it from disk). Paths in the findings are relative to the first folder when inside it, else
+    absolute.
 
-    A file inside two folders (one nested in the other) belongs to the innermost one, as in the editor.
+    Which files: each folder's settings decide (excludes, .gitignore); a file inside two folders (one nested
+    in the other) belongs to the innermost one, as in the editor. Each file is analysed with
+    `settings_for(path)` (what the editor uses for it when it is open: a project nested in a folder has its
+    own pyproject.toml), by default with its folder's settings.
     """
     started = time.perf_counter()
     base = folders[0].root
@@ -69,7 +73,8 @@ def scan_folders(
     scan = WorkspaceScan(ScanResult(root=common, settings=folders[0].settings, errors=list(skipped.values()), base=base))
     result = scan.result
     done = 0
-    for path, display, settings in work:
+    for path, display, folder_settings in work:
+        settings = settings_for(path) if settings_for is not None else folder_settings
         text = open_text(path)
         if text is None:
             file_result, source = analyze_path(path, display, settings, keep_source=True)
