@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.fixes import work
 from ascend_migrate.fixes.arguments import as_mapping
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.families import code_edits, is_import_only
@@ -78,19 +79,50 @@ def edits_for(fix: Fix, source: str) -> list[TextEdit]:
     """The minimal edits for one fix, imports included; [] when it has nothing left to change.
 
     Raises FixError when the fix's data does not fit the text, or when it manages imports and the text
-    does not parse. Only a fix that manages imports parses the whole text (with `ast`, once).
+    does not parse. Only a fix that manages imports parses the whole text (with `ast`, once per text: an
+    editor asks for the quick fixes of many findings of one text in a row, so the last text's line index
+    and tree are kept).
     """
-    index = LineIndex(source)
-    edits = code_edits(fix, source, index)
+    facts = _facts_of(source)
+    edits = code_edits(fix, source, facts.index)
     if not edits and not is_import_only(fix):
         return []
     if not fix.add_imports and not fix.remove_imports:
         return edits
-    try:
-        tree = parse(source)
-    except SyntaxError as error:
-        raise FixError(f"the file does not parse (line {error.lineno}): {error.msg}") from None
-    return _with_imports(_Context(source, tree, index), [edits], [fix])
+    return _with_imports(facts.context(), [edits], [fix])
+
+
+class _SourceFacts:
+    """The line index of one text and, once a fix needs it, its parsed context."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.index = LineIndex(source)
+        self._context: _Context | None = None
+        self._problem: str | None = None
+
+    def context(self) -> _Context:
+        if self._context is None and self._problem is None:
+            try:
+                self._context = _Context(self.source, parse(self.source), self.index)
+            except SyntaxError as error:
+                self._problem = f"the file does not parse (line {error.lineno}): {error.msg}"
+        if self._problem is not None:
+            raise FixError(self._problem)
+        assert self._context is not None
+        return self._context
+
+
+_last_facts: _SourceFacts | None = None
+
+
+def _facts_of(source: str) -> _SourceFacts:
+    global _last_facts
+    facts = _last_facts  # one read: another thread may replace it meanwhile
+    if facts is None or (facts.source is not source and facts.source != source):
+        facts = _SourceFacts(source)
+        _last_facts = facts
+    return facts
 
 
 def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> FixResult:
@@ -206,24 +238,32 @@ class _Occupied:
 
     def __init__(self) -> None:
         self.keys: list[tuple[int, int]] = []
-        self.values: list[tuple[str, Finding]] = []
+        self.values: list[tuple[str, Finding | None]] = []
 
     def conflict(self, start: int, end: int, text: str) -> Finding | None:
+        """The finding whose edit overlaps the span (None when nothing, or only an unattributed edit, does)."""
+        neighbour = self._overlapping(start, end, text)
+        return None if neighbour is None else self.values[neighbour][1]
+
+    def overlaps(self, start: int, end: int, text: str) -> bool:
+        return self._overlapping(start, end, text) is not None
+
+    def _overlapping(self, start: int, end: int, text: str) -> int | None:
         position = bisect.bisect_left(self.keys, (start, end))
         for neighbour in (position - 1, position):
             if not 0 <= neighbour < len(self.keys):
                 continue
             other_start, other_end = self.keys[neighbour]
-            other_text, other = self.values[neighbour]
+            other_text = self.values[neighbour][0]
             if (other_start, other_end, other_text) == (start, end, text):
                 continue  # the same edit twice: applied once
             overlaps = other_start < end and start < other_end
             both_insert_here = other_start == other_end == start == end
             if overlaps or both_insert_here:
-                return other
+                return neighbour
         return None
 
-    def add(self, start: int, end: int, text: str, finding: Finding) -> None:
+    def add(self, start: int, end: int, text: str, finding: Finding | None) -> None:
         position = bisect.bisect_left(self.keys, (start, end))
         if position < len(self.keys) and self.keys[position] == (start, end) and self.values[position][0] == text:
             return
@@ -232,22 +272,38 @@ class _Occupied:
 
 
 def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[SkippedFix]) -> tuple[str, list[TextEdit]]:
-    """Apply the planned fixes; drop (into `skipped`) the ones that make the text stop parsing."""
+    """Apply the planned fixes; drop (into `skipped`) the ones that make the text stop parsing.
+
+    When the whole does not parse, the fixes are tried in order, in halves: a group that parses together
+    with the fixes kept so far is kept at once, a group that does not is split, down to the single fix
+    that breaks the code (alone, or together with the kept ones). So k broken fixes among n cost about
+    k·log(n) parses of the file rather than 2n.
+    """
     result = _assemble(context, planned)
     if result is not None:
         return result
-    for plan in list(planned):  # find the fixes that break the code on their own
-        if _assemble(context, [plan]) is None:
-            planned.remove(plan)
-            skipped.extend(SkippedFix(each, "the fixed code would not parse; fix this line by hand") for each in (plan.finding, *plan.companions))
     kept: list[_Planned] = []
-    for plan in list(planned):  # and those that break it together with others
-        if _assemble(context, [*kept, plan]) is None:
-            planned.remove(plan)
-            reason = "the fixed code would not parse together with the other fixes; run fix again"
-            skipped.extend(SkippedFix(each, reason) for each in (plan.finding, *plan.companions))
+    alone: list[_Planned] = []  # fixes that break the code on their own
+    together: list[_Planned] = []  # fixes that break it together with the fixes kept before them
+    middle = len(planned) // 2
+    pending = [planned[middle:], planned[:middle]] if middle else [planned]  # the whole is known not to parse
+    while pending:
+        group = pending.pop()
+        if _assemble(context, [*kept, *group]) is not None:
+            kept.extend(group)
+        elif len(group) > 1:
+            middle = len(group) // 2
+            pending.extend((group[middle:], group[:middle]))  # the first half is tried first
+        elif kept and _assemble(context, group) is not None:
+            together.extend(group)
         else:
-            kept.append(plan)
+            alone.extend(group)
+    for plan in alone:
+        skipped.extend(SkippedFix(each, "the fixed code would not parse; fix this line by hand") for each in (plan.finding, *plan.companions))
+    for plan in together:
+        reason = "the fixed code would not parse together with the other fixes; run fix again"
+        skipped.extend(SkippedFix(each, reason) for each in (plan.finding, *plan.companions))
+    planned[:] = kept
     return _assemble(context, planned) or (context.source, [])
 
 
@@ -281,12 +337,18 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
             fixed_tree = parse(apply_edits(context.source, edits))
         except SyntaxError:
             return result  # the caller's parse check reports this
+        try:
+            spans = sorted_spans(context.source, result, context.index)
+        except OverlappingEditsError:
+            return result  # no removal can fit; the caller's check reports the overlap
+        occupied = _Occupied()
+        for start, end, edit in spans:
+            occupied.add(start, end, edit.new_text, None)
         for removal in remove_import_edits(context.source, context.tree, remove, fixed_tree, context.suppressed, context.index):
-            try:
-                sorted_spans(context.source, [*result, removal], context.index)
-            except OverlappingEditsError:
-                continue
-            result.append(removal)
+            start, end = context.index.span(removal)
+            if not occupied.overlaps(start, end, removal.new_text):
+                occupied.add(start, end, removal.new_text, None)
+                result.append(removal)
     return result
 
 
@@ -321,18 +383,79 @@ def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdi
 
 
 def _before_after(context: _Context, edits: Sequence[TextEdit]) -> tuple[str, str]:
-    """The text of the whole lines the edits touch, before and after them."""
+    """The text of the whole lines the edits touch, before and after them.
+
+    A touched line longer than LONG_LINE characters is shortened to EXCERPT_CONTEXT characters around
+    each edit on it, the cut parts marked with "…": with many fixes on one long line, whole lines would
+    make the change list grow with the square of the fixes.
+    """
     index = context.index
-    spans = sorted_spans(context.source, edits, index)
+    source = context.source
+    spans = sorted_spans(source, edits, index)
     first_line = min(edit.line for edit in edits)
     # An edit ending at the start of a line (a deleted line break) does not touch that line's text.
     last_line = max(edit.end_line - 1 if edit.end_column == 1 and edit.end_line > edit.line else edit.end_line for edit in edits)
     start = index.starts[first_line - 1]
     end = max(index.line_end(last_line), max(span_end for _, span_end, _ in spans))
-    pieces, cursor = [], start
-    for span_start, span_end, edit in spans:
-        pieces.append(context.source[cursor:span_start])
-        pieces.append(edit.new_text)
-        cursor = span_end
-    pieces.append(context.source[cursor:end])
-    return context.source[start:end].rstrip("\r\n"), "".join(pieces).rstrip("\r\n")
+    cuts = _cuts(index, first_line, last_line, spans)
+    before, after, cursor = [], [], start
+    for cut_start, cut_end, edit in _merged(cuts, spans):
+        before.append(source[cursor:cut_start])
+        after.append(source[cursor:cut_start])
+        if edit is None:  # text left out of a long line
+            before.append(ELLIPSIS)
+            after.append(ELLIPSIS)
+        else:
+            before.append(source[cut_start:cut_end])
+            after.append(edit.new_text)
+        cursor = cut_end
+    before.append(source[cursor:end])
+    after.append(source[cursor:end])
+    result = "".join(before).rstrip("\r\n"), "".join(after).rstrip("\r\n")
+    work.change_listed(*result)
+    return result
+
+
+LONG_LINE = 240
+EXCERPT_CONTEXT = 40
+ELLIPSIS = "\u2026"
+
+
+def _cuts(index: LineIndex, first_line: int, last_line: int, spans: list[tuple[int, int, TextEdit]]) -> list[tuple[int, int]]:
+    """The parts of the lines `first_line`..`last_line` left out of the change list: in each line longer
+    than LONG_LINE, everything farther than EXCERPT_CONTEXT characters from an edit (sorted, disjoint)."""
+    cuts: list[tuple[int, int]] = []
+    ends = [span_end for _, span_end, _ in spans]
+    for line in range(first_line, last_line + 1):
+        line_start, line_end = index.starts[line - 1], index.line_end(line)
+        if line_end - line_start <= LONG_LINE:
+            continue
+        kept: list[tuple[int, int]] = []
+        position = bisect.bisect_left(ends, line_start)  # the first edit that ends on or after this line
+        while position < len(spans) and spans[position][0] <= line_end:
+            span_start, span_end, _ = spans[position]
+            window = (max(line_start, span_start - EXCERPT_CONTEXT), min(line_end, span_end + EXCERPT_CONTEXT))
+            if kept and window[0] <= kept[-1][1]:
+                kept[-1] = (kept[-1][0], max(kept[-1][1], window[1]))
+            else:
+                kept.append(window)
+            position += 1
+        if not kept:  # a line between two edited lines of one fix: its start only
+            kept.append((line_start, line_start + EXCERPT_CONTEXT))
+        cursor = line_start
+        for kept_start, kept_end in kept:
+            if kept_start > cursor:
+                cuts.append((cursor, kept_start))
+            cursor = max(cursor, kept_end)
+        if cursor < line_end:
+            cuts.append((cursor, line_end))
+    return cuts
+
+
+def _merged(cuts: list[tuple[int, int]], spans: list[tuple[int, int, TextEdit]]) -> list[tuple[int, int, TextEdit | None]]:
+    """The cuts (as (start, end, None)) and the edits' spans in text order; they never overlap, as every
+    edit keeps EXCERPT_CONTEXT characters around it."""
+    merged: list[tuple[int, int, TextEdit | None]] = [(start, end, None) for start, end in cuts]
+    merged.extend(spans)
+    merged.sort(key=lambda item: (item[0], item[1]))
+    return merged

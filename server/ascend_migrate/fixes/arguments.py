@@ -13,6 +13,7 @@ from typing import Any
 import libcst
 
 from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.fixes import work
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.text import LineIndex, diff_edits
 
@@ -40,7 +41,15 @@ def span_of(arguments: Mapping[str, Any], key: str) -> tuple[int, int, int, int]
 
 
 def node_text(node: libcst.CSTNode) -> str:
-    return _EMPTY_MODULE.code_for_node(node)
+    text = _EMPTY_MODULE.code_for_node(node)
+    work.rendered(text)
+    return text
+
+
+def parse_expression(text: str) -> libcst.BaseExpression:
+    """`libcst.parse_expression`, counted (see `work`)."""
+    work.expression_parsed(text)
+    return libcst.parse_expression(text)
 
 
 def parse_call(index: LineIndex, arguments: Mapping[str, Any]) -> tuple[libcst.Call, str, tuple[int, int, int, int]]:
@@ -51,7 +60,7 @@ def parse_call(index: LineIndex, arguments: Mapping[str, Any]) -> tuple[libcst.C
     except ValueError as error:
         raise FixError(f"the call span {list(span)} does not fit the text: {error}") from None
     try:
-        node = libcst.parse_expression(text)
+        node = parse_expression(text)
     except libcst.ParserSyntaxError:
         raise FixError(f"the text at line {span[0]} column {span[1]} is not an expression: {text[:60]!r}") from None
     except RecursionError:
@@ -170,7 +179,7 @@ def _keyword(name: str, value: libcst.BaseExpression) -> libcst.Arg:
 
 def _expression(text: str) -> libcst.BaseExpression:
     try:
-        return libcst.parse_expression(str(text))
+        return parse_expression(str(text))
     except libcst.ParserSyntaxError:
         raise FixError(f"{text!r} is not a Python expression") from None
 

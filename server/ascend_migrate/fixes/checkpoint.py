@@ -8,7 +8,7 @@ from typing import Any
 import libcst
 
 from ascend_migrate.analysis.findings import TextEdit
-from ascend_migrate.fixes.arguments import node_text, parse_call
+from ascend_migrate.fixes.arguments import node_text, parse_call, parse_expression
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.text import LineIndex, diff_edits
 
@@ -34,7 +34,7 @@ def save_checkpoint_edits(source: str, arguments: Mapping[str, Any], index: Line
     if not is_state_dict_call:
         return []
     try:
-        new_func = libcst.parse_expression(callee)
+        new_func = parse_expression(callee)
     except libcst.ParserSyntaxError:
         raise FixError(f"{callee!r} is not a Python expression") from None
     model = state_dict.func.value

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import libcst
 
 from ascend_migrate.analysis.findings import TextEdit
-from ascend_migrate.fixes.arguments import closing_comma
+from ascend_migrate.fixes import work
+from ascend_migrate.fixes.arguments import closing_comma, node_text
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.text import LineIndex, diff_edits, newline_of
 
@@ -265,6 +266,7 @@ def _removal(index: LineIndex, site: ImportSite, doomed: set[str]) -> list[TextE
 
 def _without_names(statement: str, doomed: set[str]) -> str:
     """The import statement's text without the aliases that bind `doomed` names, formatting kept."""
+    work.expression_parsed(statement)
     try:
         line = libcst.parse_statement(statement)
     except libcst.ParserSyntaxError as error:
@@ -275,11 +277,11 @@ def _without_names(statement: str, doomed: set[str]) -> str:
     kept = [alias for alias in aliases if _bound_name(alias, isinstance(node, libcst.Import)) not in doomed]
     if kept and kept[-1] is not aliases[-1]:
         kept[-1] = kept[-1].with_changes(comma=closing_comma(kept[-1].comma, aliases[-1].comma))
-    return libcst.Module([]).code_for_node(node.with_changes(names=kept))
+    return node_text(node.with_changes(names=kept))
 
 
 def _bound_name(alias: libcst.ImportAlias, plain_import: bool) -> str:
     if alias.asname is not None:
-        return libcst.Module([]).code_for_node(alias.asname.name)
-    full = libcst.Module([]).code_for_node(alias.name)
+        return node_text(alias.asname.name)
+    full = node_text(alias.name)
     return full.split(".", 1)[0] if plain_import else full

@@ -5,9 +5,12 @@ from __future__ import annotations
 import ast
 import warnings
 
+from ascend_migrate.fixes import work
+
 
 def parse(source: str) -> ast.Module:
     """The module's tree, or raises SyntaxError (also for NUL bytes and nesting too deep to parse)."""
+    work.module_parsed(source)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
