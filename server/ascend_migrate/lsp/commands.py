@@ -258,7 +258,9 @@ def _publish_scan(server: AscendMigrateServer, scan: Any) -> None:
         uri_of_open_path = {os.path.normpath(document.path): uri for uri, document in server.documents.items() if document.path}
     published: dict[str, list[str]] = {}
     for path, findings in by_path.items():
-        file = scan.files[path]
+        file = scan.files.get(path)
+        if file is None:
+            continue  # not a file the scan read (an engine finding under another path): nothing to link it to
         # An open file is known by the URI its client gave (closing it looks the URI up).
         uri = uri_of_open_path.get(os.path.normpath(file)) or uri_for(file)
         lines = split_lines(result.sources.get(path, ""))
