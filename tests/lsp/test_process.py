@@ -170,7 +170,9 @@ def test_tcp_serves_a_client_on_the_given_port(unused_tcp_port):
 def test_the_server_exits_at_once_when_stdin_is_dev_null():
     """/dev/null is a character device epoll cannot watch: the server must read it as an ended input."""
     with open(os.devnull, "rb") as null:
-        completed = subprocess.run(SERVER_COMMAND, stdin=null, capture_output=True, timeout=TIMEOUT, env=server_environment())
+        completed = subprocess.run(
+            [sys.executable, "-m", "ascend_migrate", "serve"], stdin=null, capture_output=True, timeout=TIMEOUT, env=server_environment()
+        )
     assert completed.returncode == 1  # the input ended without `shutdown`
     assert (completed.stdout, completed.stderr) == (b"", b"")  # no traceback, no message: nothing happened
 
