@@ -142,3 +142,245 @@ def correct_source(api: str) -> tuple[str, str]:
     if corrected is None:
         return api, ""
     return corrected, f"correction: the doc spells it {api}; torch's name is {corrected}."
+
+
+# Parameter names the doc tables give that the real signatures contradict (`kb verify` lists them). Read in the
+# installed torch 2.13.0 and mindspore 2.10.0, and in the sources of the mindspore 2.0.0 and 2.7.0 wheels and the
+# torch 2.6.0, 2.7.0 and 2.8.0 wheels from PyPI (zips read, nothing installed; no MindSpore between 2.0.0 and 2.7.0
+# is on PyPI). Where an old release agrees with the doc, the doc's entry keeps the releases before the first one
+# checked that does not (`since`), and the corrected entry applies from there.
+@dataclass(frozen=True)
+class ParameterFix:
+    """One doc parameter row, found by its (source, target) names, and what it really is."""
+
+    source: str | None
+    target: str | None
+    becomes: dict | None  # the corrected row (schema keys, note aside); None: the row is wrong and is left out
+    reason: str  # the row's note, or for a row left out, a sentence of the entry's note
+
+
+@dataclass(frozen=True)
+class ParameterCorrection:
+    """Doc parameter rows of one entry corrected from the real signatures."""
+
+    fixes: tuple[ParameterFix, ...]
+    note: str  # the entry's note: what was wrong
+    checked: str  # the entry's `verified`: what was read or run, in which releases
+    since: str = ""  # the first release checked with the corrected names; the doc's entry keeps the ones before
+    side: str = "target"  # which range `since` splits: "target" (MindSpore) or "source" (torch)
+    added: tuple[dict, ...] = ()  # rows the doc lacks that the same check found
+    equivalent: bool = False  # no difference is left: ms-equivalent with a safe fix, as FALSE_DIFFERENCES
+
+
+def _row(source: str | None, target: str | None, change: str, **defaults: str) -> dict:
+    row = {"source": source, "target": target, "change": change, **defaults}
+    return {key: value for key, value in row.items() if value is not None}
+
+
+_READ_IN = "signatures read in the mindspore 2.0.0, 2.7.0 and 2.10.0 sources"
+
+
+def _receiver(api: str, target: str) -> ParameterCorrection:
+    """Tensor methods whose rows come from the function's diff page: `input` is the receiver, not a keyword."""
+    method = target.rsplit(".", 1)[1]
+    return ParameterCorrection(
+        fixes=(ParameterFix("input", "x", None, f"the doc's row input -> x is the function's ({api} shares its diff "
+                                                 f"page): for the method the tensor is the receiver on both sides"),),
+        note=f"correction: {target}(self, axis=None, keepdims=False, *, initial=None, where=None) has no x; the "
+             f"tensor is the receiver",
+        checked=f"{_READ_IN}: {target}(self, axis=None, keepdims=False, *, initial=None, where=None) in all three; "
+                f"run in mindspore 2.10.0 on the CPU: x.{method}(axis=1, keepdims=True) works, x.{method}(dim=1) and "
+                f"keepdim= raise TypeError",
+    )
+
+
+def _same_name(source: str, wrong: str, target: str, signature: str) -> ParameterCorrection:
+    """A row the doc calls a rename whose two names are in fact the same."""
+    return ParameterCorrection(
+        fixes=(ParameterFix(source, wrong, _row(source, source, "same"),
+                            f"the doc renames {source} to {wrong}; {target} takes {source} too"),),
+        note=f"correction: the doc renames {source} to {wrong}, but {signature} keeps the name",
+        checked=f"{_READ_IN}: {signature} in all three",
+    )
+
+
+_VERBOSE_GONE = ("torch 2.7 removed the deprecated verbose parameter of the schedulers (its lr_scheduler.py has none; "
+                 "2.6.0 has it), so the doc's difference applies to torch before 2.7")
+
+
+def _scheduler(name: str) -> ParameterCorrection:
+    return ParameterCorrection(
+        fixes=(ParameterFix("verbose", None, None, "torch 2.7 removed verbose"),),
+        note="correction: torch 2.7 removed verbose (2.6.0 has it); from torch 2.7 no difference is left: torch 2.13.0 "
+             "and mindspore 2.10.0 take the same __init__ parameters with the same defaults",
+        checked=f"torch.optim.lr_scheduler.py read in the torch 2.6.0, 2.7.0 and 2.8.0 wheels; __init__ signatures of "
+                f"torch.optim.lr_scheduler.{name} (torch 2.13.0) and mindspore.experimental.optim.lr_scheduler.{name} "
+                f"(mindspore 2.10.0) read: the same names and defaults",
+        since="2.7", side="source", equivalent=True,
+    )
+
+
+_CYCLIC_ROWS = tuple(_row(name, None, "removed", source_default=default)
+                     for name, default in (("cycle_momentum", "True"), ("base_momentum", "0.8"), ("max_momentum", "0.9")))
+
+_CORRECTED_ROWS: dict[tuple[str, str], ParameterCorrection] = {
+    ("torch.Tensor.amax", "r2.4.10"): _receiver("torch.amax", "mindspore.Tensor.amax"),
+    ("torch.Tensor.amin", "r2.4.10"): _receiver("torch.amin", "mindspore.Tensor.amin"),
+    ("torch.Tensor.bernoulli", "r2.4.10"): ParameterCorrection(
+        fixes=(
+            ParameterFix(None, "input", None, "the method has no input parameter (the tensor is the receiver)"),
+            ParameterFix("input", "p", None, "MindSpore's Tensor.bernoulli no longer takes p"),
+            ParameterFix("generator", "seed", _row("generator", "generator", "same", source_default="None",
+                                                   target_default="None"),
+                         "mindspore 2.7.0 and 2.10.0: Tensor.bernoulli(self, *, generator=None), as torch's"),
+            ParameterFix("out", None, None, "torch's Tensor.bernoulli has no out (x.bernoulli(out=...) raises TypeError "
+                                            "in torch 2.13.0)"),
+        ),
+        added=(_row("p", None, "removed", note="torch's x.bernoulli(p) overload; mindspore 2.7.0 and 2.10.0 take no p "
+                                              "(x.bernoulli(0.5) and x.bernoulli(p=0.5) raise TypeError in 2.10.0)"),),
+        note="correction: from MindSpore 2.7 Tensor.bernoulli(self, *, generator=None) takes no p or seed (2.0.0 had "
+             "bernoulli(self, p=0.5, seed=None), as the doc says; no release between 2.0.0 and 2.7.0 was checked)",
+        checked="signatures read in the mindspore 2.0.0, 2.7.0 and 2.10.0 sources; run on the CPU: torch 2.13.0 accepts "
+                "x.bernoulli(0.5), x.bernoulli(p=0.5) and generator=, refuses out=; mindspore 2.10.0 refuses p and seed "
+                "and accepts generator=",
+        since="2.7",
+    ),
+    ("torch.nn.GRUCell", "r2.4.10"): ParameterCorrection(
+        fixes=(ParameterFix("hidden", "hx", _row("hx", "hx", "same"),
+                            "(input) torch's forward(input, hx) calls it hx, as MindSpore's construct(x, hx)"),),
+        note="correction: the doc's torch input hidden is hx: torch.nn.GRUCell.forward(input, hx=None) in torch 2.13.0, "
+             "mindspore.nn.GRUCell.construct(x, hx)",
+        checked=f"torch.nn.GRUCell.forward signature read in torch 2.13.0; {_READ_IN}: "
+                f"mindspore.nn.GRUCell.construct(self, x, hx) in all three",
+    ),
+    ("torch.nn.RNNCell", "r2.4.10"): ParameterCorrection(
+        fixes=(ParameterFix("hidden", "hx", _row("hx", "hx", "same"),
+                            "(input) torch's forward(input, hx) calls it hx, as MindSpore's construct(x, hx)"),),
+        note="correction: the doc's torch input hidden is hx: torch.nn.RNNCell.forward(input, hx=None) in torch 2.13.0, "
+             "mindspore.nn.RNNCell.construct(x, hx)",
+        checked=f"torch.nn.RNNCell.forward signature read in torch 2.13.0; {_READ_IN}: "
+                f"mindspore.nn.RNNCell.construct(self, x, hx) in all three",
+    ),
+    ("torch.nn.LocalResponseNorm", "r2.4.10"): ParameterCorrection(
+        fixes=(ParameterFix("input", "x", _row("input", "input_x", "renamed"),
+                            "(input) mindspore.nn.LRN.construct(self, input_x)"),),
+        note="correction: the doc names mindspore.nn.LRN's input x; its construct(self, input_x) calls it input_x",
+        checked=f"{_READ_IN}: mindspore.nn.LRN.construct(self, input_x) in all three",
+    ),
+    ("torch.nn.Sigmoid", "r2.4.10"): ParameterCorrection(
+        fixes=(ParameterFix("input", "input_x", _row("input", "x", "renamed"),
+                            "(input) mindspore.nn.Sigmoid.construct(self, x)"),),
+        note="correction: the doc names mindspore.nn.Sigmoid's input input_x; its construct(self, x) calls it x",
+        checked=f"{_READ_IN}: mindspore.nn.Sigmoid.construct(self, x) in all three; run in mindspore 2.10.0 on the CPU: "
+                f"nn.Sigmoid()(x=t) works, input_x= raises TypeError",
+    ),
+    ("torch.nn.functional.adaptive_max_pool1d", "r2.4.10"): _same_name(
+        "input", "x", "mindspore.ops.adaptive_max_pool1d", "mindspore.ops.adaptive_max_pool1d(input, output_size)"),
+    ("torch.nn.functional.triplet_margin_loss", "r2.4.10"): _same_name(
+        "anchor", "x", "mindspore.ops.triplet_margin_loss",
+        "mindspore.ops.triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, "
+        "reduction='mean')"),
+    ("torch.nn.functional.upsample", "r2.4.10"): _same_name(
+        "input", "x", "mindspore.ops.upsample",
+        "mindspore.ops.upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None, "
+        "recompute_scale_factor=None)"),
+    ("torch.randint_like", "master"): ParameterCorrection(
+        fixes=(ParameterFix("low", "low", _row("low", "low", "position", source_default="0", target_default="0"),
+                            "positional only in MindSpore: randint_like(*args, dtype=None, device=None); low defaults "
+                            "to 0 as in torch"),),
+        added=(_row("high", "high", "position", note="positional only in MindSpore: randint_like(*args, dtype=None, "
+                                                     "device=None)"),),
+        note="correction: from MindSpore 2.7 mint.randint_like(*args, dtype=None, device=None) takes low and high "
+             "positionally only, and low defaults to 0 as in torch (randint_like(input, high) sets low=0); torch's "
+             "low= and high= keywords are refused (2.5 and 2.6, which the doc describes, were not checked)",
+        checked="randint_like_ext read in the mindspore 2.7.0 and 2.10.0 sources; run in mindspore 2.10.0 on the CPU: "
+                "mint.randint_like(x, 10) and (x, 0, 10) work, low= and high= raise TypeError",
+        since="2.7",
+    ),
+    **{(f"torch.optim.lr_scheduler.{name}", "r2.4.10"): _scheduler(name) for name in (
+        "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LRScheduler", "LambdaLR",
+        "LinearLR", "MultiStepLR", "MultiplicativeLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR")},
+    ("torch.optim.lr_scheduler.CyclicLR", "r2.4.10"): ParameterCorrection(
+        fixes=(ParameterFix("verbose", None, None, "torch 2.7 removed verbose"),),
+        note=f"correction: {_VERBOSE_GONE}",
+        checked="torch.optim.lr_scheduler.py read in the torch 2.6.0, 2.7.0 and 2.8.0 wheels; __init__ signatures of "
+                "torch.optim.lr_scheduler.CyclicLR (torch 2.13.0) and mindspore.experimental.optim.lr_scheduler.CyclicLR "
+                "(mindspore 2.10.0) read",
+        since="2.7", side="source",
+    ),
+}
+
+# Corrected in every range, before any split: torch's CyclicLR has never had `momentum`; the doc's "momentum related
+# input params" are the three momentum parameters mindspore.experimental.optim.lr_scheduler.CyclicLR lacks.
+CYCLIC_MOMENTUM = ParameterCorrection(
+    fixes=(ParameterFix("momentum", None, None, "torch's CyclicLR has no momentum parameter"),),
+    added=_CYCLIC_ROWS,
+    note="correction: the doc's momentum is CyclicLR's cycle_momentum, base_momentum and max_momentum, which "
+         "mindspore.experimental.optim.lr_scheduler.CyclicLR lacks",
+    checked="__init__ signatures of torch.optim.lr_scheduler.CyclicLR (torch 2.13.0) and "
+            "mindspore.experimental.optim.lr_scheduler.CyclicLR (mindspore 2.10.0) read",
+)
+
+# (api, branch) → the corrections of its parameter rows, applied in order; at most one has `since` (it splits the
+# entry in two, and the ones before it apply to both halves).
+PARAMETER_CORRECTIONS: dict[tuple[str, str], tuple[ParameterCorrection, ...]] = {
+    key: (correction,) for key, correction in _CORRECTED_ROWS.items()}
+PARAMETER_CORRECTIONS[("torch.optim.lr_scheduler.CyclicLR", "r2.4.10")] = (
+    CYCLIC_MOMENTUM, _CORRECTED_ROWS[("torch.optim.lr_scheduler.CyclicLR", "r2.4.10")])
+
+# The TensorFlow table (r2.1 docs, MindSpore 2.1), keyed by the real TensorFlow name.
+TENSORFLOW_PARAMETER_CORRECTIONS: dict[str, ParameterCorrection] = {
+    "tensorflow.math.argmax": ParameterCorrection(
+        fixes=(
+            ParameterFix("input", "x", _row("input", "input", "meaning", source_default="(required)",
+                                            target_default="(required)"),
+                         "(input) both are input tensors; TensorFlow also takes a numpy.ndarray"),
+            ParameterFix("axis", "axis", _row("axis", "dim", "renamed", source_default="None", target_default="None"),
+                         "mindspore.ops.argmax(input, dim=None, keepdim=False) calls it dim"),
+            ParameterFix(None, "keepdims", _row(None, "keepdim", "added", target_default="False"),
+                         "mindspore.ops.argmax calls it keepdim"),
+        ),
+        note="correction: mindspore.ops.argmax(input, dim=None, keepdim=False) names its parameters input, dim and "
+             "keepdim, not x, axis and keepdims",
+        checked=f"{_READ_IN}: mindspore.ops.argmax(input, dim=None, keepdim=False) in all three; run in mindspore "
+                f"2.10.0 on the CPU: argmax(input=t, dim=1, keepdim=True) works, axis= raises TypeError",
+    ),
+    "tensorflow.nn.dropout": ParameterCorrection(
+        fixes=(
+            ParameterFix("seed", "seed0", _row("seed", "seed", "same", source_default="None", target_default="None"),
+                         "mindspore.ops.dropout(input, p=0.5, training=True, seed=None)"),
+            ParameterFix(None, "seed1", None, "mindspore.ops.dropout has no seed1"),
+        ),
+        note="correction: mindspore.ops.dropout(input, p=0.5, training=True, seed=None) has one seed, not seed0 and seed1",
+        checked=f"{_READ_IN}: mindspore.ops.dropout(input, p=0.5, training=True, seed=None) in all three; run in "
+                f"mindspore 2.10.0 on the CPU: dropout(t, p=0.5, seed=1) works, seed0= raises TypeError",
+    ),
+    "tensorflow.nn.relu": ParameterCorrection(
+        fixes=(ParameterFix("features", "x", _row("features", "input", "renamed", source_default="(required)"),
+                            "(input) mindspore.nn.ReLU.construct(self, input) from 2.7"),),
+        note="correction: from MindSpore 2.7 mindspore.nn.ReLU.construct(self, input) calls the input input (2.0.0 had "
+             "construct(self, x), as the doc says; no release between 2.0.0 and 2.7.0 was checked)",
+        checked="mindspore.nn.ReLU.construct read in the mindspore 2.0.0 (x), 2.7.0 and 2.10.0 (input) sources; run in "
+                "mindspore 2.10.0 on the CPU: nn.ReLU()(input=t) works, x= raises TypeError",
+        since="2.7",
+    ),
+    "tensorflow.nn.softmax": ParameterCorrection(
+        fixes=(ParameterFix("logits", "x", _row("logits", "input", "renamed", source_default="(required)"),
+                            "(input) mindspore.nn.Softmax.construct(self, input) from 2.7"),),
+        note="correction: from MindSpore 2.7 mindspore.nn.Softmax.construct(self, input) calls the input input (2.0.0 "
+             "had construct(self, x), as the doc says; no release between 2.0.0 and 2.7.0 was checked)",
+        checked="mindspore.nn.Softmax.construct read in the mindspore 2.0.0 (x), 2.7.0 and 2.10.0 (input) sources",
+        since="2.7",
+    ),
+    "tensorflow.keras.backend.dot": ParameterCorrection(
+        fixes=(
+            ParameterFix("x", "x1", _row("x", "input", "renamed", source_default="(required)", target_default="(required)"),
+                         "mindspore.ops.dot(input, other)"),
+            ParameterFix("y", "x2", _row("y", "other", "renamed", source_default="(required)", target_default="(required)"),
+                         "mindspore.ops.dot(input, other)"),
+        ),
+        note="correction: mindspore.ops.dot(input, other) names its parameters input and other, not x1 and x2",
+        checked=f"{_READ_IN}: mindspore.ops.dot(input, other) in all three; run in mindspore 2.10.0 on the CPU: "
+                f"ops.dot(input=a, other=b) works",
+    ),
+}

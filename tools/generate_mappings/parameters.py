@@ -104,13 +104,14 @@ def _note(row: ParameterRow, source_label: str) -> str:
 
 
 def is_pure_rename(parameters: list[dict]) -> bool:
-    """Only keyword renames between plain names: `*sizes` → `multiples` turns varargs into one argument, and
-    `betas` → `beta1, beta2` splits one, so neither is a rename a fix could make."""
-    return bool(parameters) and all(
+    """Only keyword renames between plain names (rows that are the `same` aside): `*sizes` → `multiples` turns
+    varargs into one argument, and `betas` → `beta1, beta2` splits one, so neither is a rename a fix could make."""
+    differing = [parameter for parameter in parameters if parameter["change"] != "same"]
+    return bool(differing) and all(
         parameter["change"] == "renamed"
         and str(parameter.get("source", "")).isidentifier()
         and str(parameter.get("target", "")).isidentifier()
-        for parameter in parameters
+        for parameter in differing
     )
 
 

@@ -15,6 +15,7 @@ from ascend_migrate.kb.versions import parse_range, parse_version
 from tools.generate_mappings import corrections
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.numeric import NumericRecord
+from tools.generate_mappings.parameter_corrections import corrected_rows, split_correction, split_entry
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
 from tools.generate_mappings.signatures import Signatures
 from tools.generate_mappings.sources import BRANCHES, PYTORCH_TABLE_PATH, MappingRow
@@ -76,8 +77,13 @@ def build(master_rows: list[MappingRow], legacy_rows: list[MappingRow], lookups:
             target_range = LEGACY_RANGE if api in in_master else "*"
         entry = _entry(api, primary, alternatives, target_range, lookups, outcome)
         outcome.entries.append(entry)
-        if lookups.numeric is not None and lookups.numeric.apply(entry):
-            outcome.corrections.append(f"{api}: {entry['target']} disagrees when run → ms-differs ({branch})")
+        _, splitting = split_correction(corrections.PARAMETER_CORRECTIONS.get((api, branch), ()))
+        if splitting is not None:
+            outcome.entries.append(split_entry(entry, splitting, f"{api} ({branch})"))
+            outcome.corrections.append(f"{api}: parameters corrected from {splitting.side} {splitting.since} on ({branch})")
+        for checked in outcome.entries[-2:] if splitting is not None else [entry]:
+            if lookups.numeric is not None and lookups.numeric.apply(checked):
+                outcome.corrections.append(f"{api}: {checked['target']} disagrees when run → ms-differs ({branch})")
         replacement = corrections.CHECKED_REPLACEMENTS.get((api, branch))
         if replacement is not None:
             outcome.entries.append(_replacement_entry(entry, replacement))
@@ -193,6 +199,11 @@ def _differences(entry: dict, row: MappingRow, lookups: Lookups, notes: list[str
     found, shared_with = lookups.parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
     parameter_list = _with_relations(parameter_entries(found, api), corrections.PARAMETER_RELATIONS.get((api, row.branch)),
                                      outcome, f"{api} ({row.branch})")
+    everywhere, _ = split_correction(corrections.PARAMETER_CORRECTIONS.get((api, row.branch), ()))
+    for correction in everywhere:
+        parameter_list = corrected_rows(parameter_list, correction, f"{api} ({row.branch})")
+        notes.append(correction.note)
+        outcome.corrections.append(f"{api}: parameters corrected ({row.branch})")
     checked_signatures = ""
     signatures = lookups.signatures
     if (not parameter_list and signatures is not None and api not in corrections.SIGNATURE_MISREADS
@@ -209,7 +220,7 @@ def _differences(entry: dict, row: MappingRow, lookups: Lookups, notes: list[str
         notes.append(not_a_rename)
         outcome.corrections.append(f"{api}: consistent → ms-differs, unsafe ({row.branch})")
     else:
-        notes.append(difference_text(row))
+        notes.append(f"The doc: {difference_text(row)}" if everywhere else difference_text(row))
     if shared_with and parameter_list:
         notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
     if checked_signatures:
@@ -233,6 +244,9 @@ def _verified(api: str, row: MappingRow, lookups: Lookups, checked_signatures: s
         if source:
             parts.append(f"source {source}")
         verified = "name check: " + "; ".join(parts) if parts else ""
+    everywhere, _ = split_correction(corrections.PARAMETER_CORRECTIONS.get((api, row.branch), ()))
+    for correction in everywhere:
+        verified += f"; parameters corrected: {correction.checked}"
     if checked_signatures:
         verified += f"; parameter names read from the signatures in {checked_signatures}"
         if api in corrections.SIGNATURE_CALLS_CHECKED:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from tools.generate_mappings.corrections import TENSORFLOW_PARAMETER_CORRECTIONS
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
+from tools.generate_mappings.parameter_corrections import corrected_rows, split_entry
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
 from tools.generate_mappings.sources import BRANCHES, TENSORFLOW_TABLE_PATH, MappingRow
 
@@ -46,7 +48,11 @@ def build(rows: list[MappingRow], parameters: ParameterIndex, target_resolution:
         groups[(row.source_api, _source_range(row, rows))].append(row)
     entries = []
     for (api, source_range), group in groups.items():
-        entries.append(_entry(api, source_range, group, parameters, target_resolution, source_resolution or {}))
+        entry = _entry(api, source_range, group, parameters, target_resolution, source_resolution or {})
+        entries.append(entry)
+        correction = TENSORFLOW_PARAMETER_CORRECTIONS.get(entry["api"])
+        if correction is not None and correction.since:
+            entries.append(split_entry(entry, correction, entry["api"]))
     return entries
 
 
@@ -81,10 +87,15 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
     else:
         found, shared_with = parameters.find(row.source_api, row.mindspore_api, row.diff_page, row.branch)
         parameter_list = parameter_entries(found, api)
+        correction = TENSORFLOW_PARAMETER_CORRECTIONS.get(entry["api"])
+        if correction is not None and not correction.since:
+            parameter_list = corrected_rows(parameter_list, correction, entry["api"])
+            notes.append(correction.note)
         safe = (not shared_with and row.category == "different_param_names" and set(row.diff_flags) == {"renamed"}
                 and is_pure_rename(parameter_list))
         entry["fix"] = "safe" if safe else "unsafe"
-        notes.append(difference_text(row))
+        corrected = correction is not None and not correction.since
+        notes.append(f"The doc: {difference_text(row)}" if corrected else difference_text(row))
         if shared_with and parameter_list:
             notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
     if row.source_doc_version != "TensorFlow 2.6":
@@ -109,4 +120,7 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
     parts.append(f"source {source}" if source else "source not checked")
     # TensorFlow 1.15 and 2.6 do not install on Python 3.11, so the names were checked in a newer release.
     entry["verified"] = "name check: " + "; ".join(parts)
+    correction = TENSORFLOW_PARAMETER_CORRECTIONS.get(entry["api"])
+    if correction is not None and not correction.since and parameter_list:
+        entry["verified"] += f"; parameters corrected: {correction.checked}"
     return entry

@@ -381,7 +381,7 @@ class VerifyReport:
     skipped: Counter = field(default_factory=Counter)  # reason -> count
     problems: list[Problem] = field(default_factory=list)
     parameters_checked: int = 0
-    parameter_warnings: list[Problem] = field(default_factory=list)  # reported, not failing: see _check_parameters
+    parameter_warnings: list[Problem] = field(default_factory=list)  # exit code unchanged; CI fails on them: see _check_parameters
 
     def to_json(self) -> dict:
         return {
@@ -442,7 +442,8 @@ def _check_parameters(report: VerifyReport, resolvers: Resolvers, entry: Entry, 
     """Parameter names of keyword-level differences must be parameters of the installed callables.
 
     A stale name matters: the call-arguments fix renames keywords with it. Only installed Python signatures
-    are read (torch builtins have none; a `**kwargs` accepts anything), and these are warnings, not failures.
+    are read (torch builtins have none; a `**kwargs` accepts anything). They are reported apart from the
+    unresolved names; CI's stage 30 fails on any of them.
     """
     for side, name in (("source", entry.api), ("target", entry.target)):
         if not name or entry.match not in ("name", "method"):
@@ -468,10 +469,12 @@ def _check_parameters(report: VerifyReport, resolvers: Resolvers, entry: Entry, 
 
 
 def _parameter_names(value: object) -> set[str] | None:
-    """The parameter names of a callable (for a class: its __init__, construct and forward), or None if unknown."""
+    """The parameter names of a callable (for a class: its __init__, construct and forward, and for a MindSpore
+    primitive its inputs too), or None if unknown."""
     import inspect
 
     callables = [value]
+    inputs = _primitive_inputs(value) if isinstance(value, type) else set()
     if isinstance(value, type):
         callables = [getattr(value, member, None) for member in ("__init__", "construct", "forward")]
     names: set[str] = set()
@@ -488,7 +491,30 @@ def _parameter_names(value: object) -> set[str] | None:
             if parameter.kind is parameter.VAR_KEYWORD:
                 return None
             names.add(parameter.name)
-    return names if found else None
+    return names | inputs if found else None
+
+
+_DOCUMENTED_INPUT = re.compile(r"^\s*-\s+\*\*(\w+)\*\*", re.MULTILINE)
+
+
+def _primitive_inputs(value: type) -> set[str]:
+    """A MindSpore primitive (`ops.NMSWithMask(iou_threshold)(bboxes)`) takes its inputs positionally in
+    `__call__(*args)`, so their names are in no signature: they are the `- **name**` items of its docstring's
+    Inputs section and the `input_names` it registers (read from an instance when it needs no arguments)."""
+    if not any(base.__name__ == "Primitive" and base.__module__.startswith("mindspore") for base in value.__mro__):
+        return set()
+    document = value.__doc__ or ""
+    start = document.find("Inputs:")
+    names: set[str] = set()
+    if start >= 0:
+        end = document.find("Outputs:", start)
+        names.update(_DOCUMENTED_INPUT.findall(document[start:end if end >= 0 else None]))
+    try:
+        registered = getattr(value(), "input_names", None) or ()
+    except Exception:  # a primitive whose __init__ needs arguments: its docstring has to do
+        registered = ()
+    names.update(name for name in registered if isinstance(name, str))
+    return names
 
 
 def _source_name(entry: Entry) -> str | None:
