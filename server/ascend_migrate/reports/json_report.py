@@ -14,6 +14,7 @@ JSON_VERSION = 1
 
 
 def document(result: ScanResult) -> dict:
+    """The report as a JSON value (what `render` writes, one finding per line)."""
     return {
         "version": JSON_VERSION,
         "tool": {"name": "ascend-migrate", "version": __version__},
@@ -25,18 +26,48 @@ def document(result: ScanResult) -> dict:
 
 
 def write(result: ScanResult, output: Path | None, options: ReportOptions) -> None:
-    write_text(render(document(result)), output)
+    write_text(render(result), output)
 
 
-def render(data: dict) -> str:
-    """The document with one finding (and one error) per line: readable, diffable, and written by the C
-    encoder (json.dumps with `indent` falls back to the pure-Python one, 3x slower on a big project)."""
-    head = {key: value for key, value in data.items() if key not in ("findings", "errors")}
+def render(result: ScanResult) -> str:
+    """The document with one finding (and one error) per line: readable, diffable, and cheap to write.
+
+    Exactly `json.dumps(item, ensure_ascii=False)` per item, but a finding's line is put together from its
+    position and the encoding of the rest, which is shared by every finding of the same API and message
+    (a project has thousands of findings and a few hundred distinct messages; docs/performance.md).
+    """
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+    head = {
+        "version": JSON_VERSION,
+        "tool": {"name": "ascend-migrate", "version": __version__},
+        "target": result.settings.target,
+        "files_scanned": result.files_scanned,
+    }
     lines = ["{"]
-    lines += [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in head.items()]
-    for key in ("findings", "errors"):
-        items = [f"    {json.dumps(item, ensure_ascii=False)}" for item in data[key]]
+    lines += [f"  {encode(key)}: {encode(value)}," for key, value in head.items()]
+    findings = [f"    {line}" for line in _finding_lines(result.findings, encode)]
+    errors = [f"    {encode(error.to_json())}" for error in result.errors]
+    for key, items in (("findings", findings), ("errors", errors)):
         body = "[\n" + ",\n".join(items) + "\n  ]" if items else "[]"
-        lines.append(f"  {json.dumps(key)}: {body}{',' if key == 'findings' else ''}")
+        lines.append(f"  {encode(key)}: {body}{',' if key == 'findings' else ''}")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _finding_lines(findings, encode):
+    paths: dict[str, str] = {}
+    rests: dict[tuple, str] = {}
+    for finding in findings:
+        path = paths.get(finding.path)
+        if path is None:
+            path = paths[finding.path] = encode(finding.path)
+        key = (finding.code, finding.category, finding.severity, finding.api, finding.message, finding.suggestion,
+               finding.confidence, finding.fix is not None, finding.doc_url)
+        rest = rests.get(key)
+        if rest is None:
+            everything = finding.to_json()
+            for position in ("path", "line", "column", "end_line", "end_column"):
+                del everything[position]
+            rest = rests[key] = encode(everything)[1:]  # without its "{": it follows the position below
+        yield (f'{{"path": {path}, "line": {finding.line}, "column": {finding.column}, '
+               f'"end_line": {finding.end_line}, "end_column": {finding.end_column}, {rest}')
