@@ -13,7 +13,6 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -282,7 +281,8 @@ def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_source
     # Load the knowledge base and the engine here, once: forked workers inherit them instead of each
     # importing and loading them again.
     _warm_worker()
-    import multiprocessing
+    import multiprocessing  # here, not at the top: a one-process scan never needs a pool
+    from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_warm_worker) as pool:

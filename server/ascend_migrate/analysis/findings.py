@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ascend_migrate.pickling import pickled_by_position
+
 ROUTE_MINDSPORE = "mindspore"
 ROUTE_NPU = "npu"
 ROUTES = (ROUTE_MINDSPORE, ROUTE_NPU)
@@ -47,6 +49,7 @@ CONFIDENCES = ("exact", "inferred", "heuristic")  # most certain first
 CONFIDENCE_RANK = {name: rank for rank, name in enumerate(CONFIDENCES)}
 
 
+@pickled_by_position
 @dataclass(frozen=True, slots=True)
 class TextEdit:
     """Replace the text between two positions (engine convention) with `new_text`."""
@@ -58,6 +61,7 @@ class TextEdit:
     new_text: str
 
 
+@pickled_by_position
 @dataclass(frozen=True, slots=True)
 class Fix:
     """How to fix one finding, carried with it so that no face has to analyse the document again.
@@ -108,6 +112,7 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+@pickled_by_position
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One line the user must look at, for one route. See the module docstring for the position convention."""
@@ -194,6 +199,7 @@ def _shifted_fix(fix: Fix, line_delta: int) -> Fix:
     return Fix(fix.title, fix.safe, edits, fix.rewrite, arguments, fix.add_imports, fix.remove_imports)
 
 
+@pickled_by_position
 @dataclass(frozen=True, slots=True)
 class FileError:
     """A file that could not be analysed, in whole or in part, and why."""
@@ -206,6 +212,7 @@ class FileError:
         return {"path": self.path, "message": self.message} | ({"line": self.line} if self.line else {})
 
 
+@pickled_by_position
 @dataclass(slots=True)
 class FileResult:
     """Everything the engine learned about one file."""

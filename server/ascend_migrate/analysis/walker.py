@@ -75,9 +75,7 @@ class Walker:
             ast.NamedExpr: self.visit_named_expression,
             ast.BinOp: self.visit_binary_operation,
         })
-        for skipped in _SKIPPED:
-            for subclass in [skipped, *skipped.__subclasses__()]:
-                dispatch[subclass] = _ignore
+        dispatch.update(_IGNORED)
         self._dispatch = dispatch
 
     # --- traversal -------------------------------------------------------------------------------------
@@ -512,6 +510,8 @@ def _node_classes() -> list[type]:
 
 
 _NODE_CLASSES = _node_classes()
+# Contexts and operators: nothing to read in them (the handlers of their parents look at them directly).
+_IGNORED = {subclass: _ignore for skipped in _SKIPPED for subclass in (skipped, *skipped.__subclasses__())}
 _SCALAR_TYPES = (str, int, float, complex, bool, bytes, type(None), type(Ellipsis))
 
 

@@ -56,7 +56,7 @@ class _Outcome:
 
 def run(arguments: argparse.Namespace) -> int:
     from ascend_migrate.config import ConfigError
-    from ascend_migrate.kb.loader import KnowledgeBaseError
+    from ascend_migrate.kb.errors import KnowledgeBaseError
 
     paths = arguments.paths or [Path(".")]
     if arguments.report is not None and arguments.report.suffix.lower() not in REPORT_SUFFIXES:

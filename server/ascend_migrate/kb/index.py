@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ascend_migrate.kb import cache
-from ascend_migrate.kb.loader import KnowledgeBaseError, load_table
+from ascend_migrate.kb.errors import KnowledgeBaseError
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.kb.versions import parse_version
 
@@ -86,11 +86,16 @@ class KnowledgeBase:
 
     @classmethod
     def load(cls, directory: Path | None = None) -> KnowledgeBase:
-        directory = (directory or default_mappings_directory()).resolve()
+        directory = directory or default_mappings_directory()
+        cached = cls._cache.get(directory)  # by the path as given too: a scan asks once per file
+        if cached is not None:
+            return cached
+        resolved = directory.resolve()
         with cls._lock:
-            cached = cls._cache.get(directory)
+            cached = cls._cache.get(resolved)
             if cached is None:
-                cached = cls._cache[directory] = cls.from_directory(directory)
+                cached = cls._cache[resolved] = cls.from_directory(resolved)
+            cls._cache[directory] = cached
             return cached
 
     @classmethod
@@ -103,6 +108,8 @@ class KnowledgeBase:
         if cached is not None:
             entries, inventory = cached
             return cls(entries, inventory, directory)
+        from ascend_migrate.kb.loader import load_table  # yaml: only when the tables changed since the cache
+
         entries: list[Entry] = []
         inventory: dict[str, list[str]] = {}
         for path in paths:
@@ -128,10 +135,14 @@ class KnowledgeBase:
         `source_versions` of an entry is read against the TensorFlow version for TensorFlow and Keras APIs
         and against the torch version for everything else; `target_versions` against the MindSpore version.
         """
+        view = self._views.get((route, torch_version, target_version, tensorflow_version))
+        if view is not None:  # asked for by the same texts: once per file of a scan
+            return view
         key = (route, parse_version(torch_version), parse_version(target_version), parse_version(tensorflow_version))
         view = self._views.get(key)
         if view is None:
             view = self._views[key] = self._build_view(*key)
+        self._views[(route, torch_version, target_version, tensorflow_version)] = view
         return view
 
     def _build_view(

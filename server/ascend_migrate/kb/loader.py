@@ -13,6 +13,7 @@ import yaml
 
 from ascend_migrate.analysis.codes import CODES
 from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, ROUTES, SEVERITIES
+from ascend_migrate.kb.errors import KnowledgeBaseError
 from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, Entry, ParameterDifference
 from ascend_migrate.kb.versions import VersionRangeError, parse_range
 
@@ -51,16 +52,6 @@ CONDITIONS = {
     "definition": (),
 }
 PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note", "position"}
-
-
-class KnowledgeBaseError(Exception):
-    """A mappings file that cannot be used; the message says which file, line and key, and what is wrong."""
-
-    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
-        self.path = str(path)
-        self.line = line
-        location = f"{self.path}:{line}" if line else self.path
-        super().__init__(f"{location}: {message}")
 
 
 def load_table(path: Path) -> tuple[list[Entry], dict[str, list[str]]]:

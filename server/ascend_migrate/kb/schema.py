@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ascend_migrate.kb.versions import ANY_VERSION, VersionRange
+from ascend_migrate.pickling import pickled_by_position
 
 # How the engine recognises the source API of an entry in code.
 MATCH_KINDS = (
@@ -21,6 +22,7 @@ FIX_SAFETY = ("safe", "unsafe", "none")
 CHANGES = ("renamed", "removed", "added", "default", "meaning", "type", "position", "same", "complement")
 
 
+@pickled_by_position
 @dataclass(frozen=True, slots=True)
 class ParameterDifference:
     """One parameter that differs between the source API and its target."""
@@ -35,6 +37,7 @@ class ParameterDifference:
     position: int | None = None
 
 
+@pickled_by_position
 @dataclass(frozen=True, slots=True)
 class Entry:
     """What the knowledge base knows of one source API for one route (and one version range)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ascend_migrate.pickling import pickled_by_position
+
 _CLAUSE = re.compile(r"^(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)$")
 _OPERATORS = {
     ">=": lambda version, bound: version >= bound,
@@ -36,6 +38,7 @@ def parse_version(text: str) -> tuple[int, ...]:
     return tuple(numbers)
 
 
+@pickled_by_position
 @dataclass(frozen=True, slots=True)
 class VersionRange:
     text: str
