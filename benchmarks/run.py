@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus as corpus_module  # noqa: E402
+import fix_bench  # noqa: E402
 import lsp_bench  # noqa: E402
 import machine  # noqa: E402
 import scan_bench  # noqa: E402
@@ -40,7 +41,7 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per measurement (default 5)")
     parser.add_argument("--torchfix-repeats", type=int, default=3, help="timed TorchFix runs (default 3)")
     parser.add_argument("--torchfix-lines", type=int, default=25_000, help="lines in the corpus sample for TorchFix")
-    parser.add_argument("--skip", action="append", default=[], choices=("scan", "peers", "torchfix", "profile", "lsp", "memory", "startup"),
+    parser.add_argument("--skip", action="append", default=[], choices=("scan", "peers", "torchfix", "profile", "lsp", "memory", "startup", "fix"),
                         help="leave a part out (repeatable)")
     parser.add_argument("--no-write", action="store_true", help="print only; do not rewrite RESULTS.md")
     parser.add_argument("--source", choices=("head", "worktree"), default=None,
@@ -97,6 +98,8 @@ def main() -> int:
         attempt("server memory", lambda: tables.append(memory_table(10 if smoke else 200)))
     if "startup" not in skip:
         attempt("start-up", lambda: tables.append(startup_table(repeats)))
+    if "fix" not in skip:
+        attempt("fix", lambda: tables.append(fix_bench.fix_table((50, 200) if smoke else (1000, 4000, 16000), repeats)))
     if "profile" not in skip:
         attempt("profile", lambda: tables.extend(profile_tables(built, tools)))
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from fix_builders import finding, rename, rewrite, span_of
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.fixes import edits_for, fix_all
+from ascend_migrate.fixes import apply_edits, edits_for, fix_all
+from ascend_migrate.fixes.arguments import node_text, parse_call, rewrite_call
+from ascend_migrate.fixes.node_diff import rewrite_edits
+from ascend_migrate.fixes.text import LineIndex, diff_edits
 from ascend_migrate.fixes.work import WorkCount, counting
 
 # One fix each: a call-arguments rewrite (libcst), a device string, a rename that needs `import torch_npu`.
@@ -144,3 +147,71 @@ def test_quick_fixes_of_many_findings_of_one_text_parse_it_once():
     assert all(edits)
     assert work.module_parses <= 1
     assert work.expression_parses == LARGE // 3
+
+
+def huge_call(count: int) -> tuple[str, str]:
+    """One call whose first argument is a `count`-element literal, and the call's text."""
+    call = "torch.logcumsumexp(torch.tensor([" + ", ".join(f"{number}.5" for number in range(count)) + "]), dim=0)"
+    return f"import torch\n\nx = {call}\n", call
+
+
+def test_a_rewrite_of_one_huge_call_diffs_only_what_changed():
+    diffed = []
+    for count in (500, 2000):
+        source, call = huge_call(count)
+        fix = rewrite(source, call, "call-arguments", {"callee": "mindspore.ops.logcumsumexp", "rename_keywords": {"dim": "axis"}},
+                      add_imports=("import mindspore",))
+        with counting() as work:
+            result = fix_all(source, [fix])
+        assert result.text == "import torch\nimport mindspore\n\nx = " + call.replace("torch.logcumsumexp", "mindspore.ops.logcumsumexp").replace("dim=0", "axis=0") + "\n"
+        assert [(edit.line, edit.column, edit.end_column, edit.new_text) for edit in result.edits] == [
+            (3, 5, 10, "mindspore.ops"), (3, len(call) - 1, len(call) + 2, "axis"), (2, 1, 1, "import mindspore\n")
+        ]
+        assert work.expression_parses == 2  # the call, and the new callee
+        diffed.append(work.diff_tokens)
+    # The token diff sees the callee and the keyword, not the literal: the same tokens at either size.
+    assert diffed[0] == diffed[1] < 40
+
+
+REWRITES = [  # (call text, call-arguments of the rewrite): the shapes the engine asks for
+    ("torch.clamp(x, min=0, max = 6)", {"rename_keywords": {"min": "min_value", "max": "max_value"}}),
+    ('torch.zeros(3, 4, device="cuda", dtype=torch.float32)', {"drop_keywords": ["device"]}),
+    ("torch.add(a, b, out=c)", {"drop_keywords": ["out"], "callee": "mint.add"}),
+    ("torch.ones(\n    16,  # rows\n    requires_grad=True,\n    pin_memory=True,\n)", {"drop_keywords": ["requires_grad", "pin_memory"]}),
+    ("nn.BatchNorm2d(\n    64,\n    affine=True,\n)", {"default_keywords": {"momentum": "0.9"}, "positions": {"momentum": 2}}),
+    ("nn.Dropout(0.2)", {"complement_keywords": {"p": "keep_prob"}, "positions": {"p": 0}, "callee": "nn.Dropout"}),
+    ("nn.Dropout(p=x * 2)", {"complement_keywords": {"p": "keep_prob"}, "callee": "ms_nn.Dropout"}),
+    ("model.eval()", {"method": "set_train", "add_positional": ["False"]}),
+    ("nn.DataParallel(model, [0, 1], 0, dim=0)", {"drop_keywords": ["device_ids", "output_device", "dim"], "keep_positional": 1,
+                                                  "callee": "nn.parallel.DistributedDataParallel"}),
+    ("F.gelu(x, approximate='tanh')", {"callee": "torch_npu.fast_gelu", "drop_keywords": ["approximate"]}),
+    ("torch.cat([a, b], dim=0, out=buffer)", {"rename_keywords": {"dim": "axis"}, "drop_keywords": ["out"]}),
+]
+
+
+def test_diffing_only_between_kept_subtrees_gives_edits_as_small_as_the_token_diff():
+    for text, arguments in REWRITES:
+        index = LineIndex(text)
+        call = parse_call(index, {"call": [1, 1, *index.position(len(text))]})[0]
+        rewritten = rewrite_call(call, arguments)
+        between_kept = rewrite_edits(call, rewritten, text, 1, 1, large=0)
+        whole = diff_edits(text, node_text(rewritten), 1, 1)
+        assert apply_edits(text, between_kept) == apply_edits(text, whole) == node_text(rewritten)
+        assert edited_characters(index, between_kept) <= edited_characters(index, whole), text
+
+
+def edited_characters(index: LineIndex, edits: list) -> int:
+    return sum(end - start + len(edit.new_text) for edit in edits for start, end in [index.span(edit)])
+
+
+def test_removing_one_name_from_a_huge_import_diffs_only_that_name():
+    diffed = []
+    for count in (300, 1200):
+        names = ", ".join(f"name_{number}" for number in range(count))
+        source = f"from apex.optimizers import (FusedAdam, {names})\n\noptimizer = torch_npu.optim.NpuFusedAdam(params)\n"
+        removal = finding((3, 1, 3, 10), Fix("Remove apex's FusedAdam import", True, remove_imports=("FusedAdam",)))
+        with counting() as work:
+            result = fix_all(source, [removal])
+        assert result.text == source.replace("FusedAdam, name_0", "name_0")
+        diffed.append(work.diff_tokens)
+    assert diffed[0] == diffed[1] < 20

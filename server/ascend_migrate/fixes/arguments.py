@@ -15,7 +15,8 @@ import libcst
 from ascend_migrate.analysis.findings import TextEdit
 from ascend_migrate.fixes import work
 from ascend_migrate.fixes.errors import FixError
-from ascend_migrate.fixes.text import LineIndex, diff_edits
+from ascend_migrate.fixes.node_diff import rewrite_edits
+from ascend_migrate.fixes.text import LineIndex
 
 _EMPTY_MODULE = libcst.Module([])
 _TIGHT_EQUAL = libcst.AssignEqual(whitespace_before=libcst.SimpleWhitespace(""), whitespace_after=libcst.SimpleWhitespace(""))
@@ -77,7 +78,7 @@ def call_arguments_edits(source: str, arguments: Mapping[str, Any], index: LineI
     if callee and node_text(call.func) == callee:
         return []  # already rewritten: a second run must not complement or add anything again
     rewritten = rewrite_call(call, arguments)
-    return diff_edits(text, node_text(rewritten), span[0], span[1])
+    return rewrite_edits(call, rewritten, text, span[0], span[1])
 
 
 def rewrite_call(call: libcst.Call, arguments: Mapping[str, Any]) -> libcst.Call:

@@ -10,7 +10,8 @@ import libcst
 from ascend_migrate.analysis.findings import TextEdit
 from ascend_migrate.fixes.arguments import node_text, parse_call, parse_expression
 from ascend_migrate.fixes.errors import FixError
-from ascend_migrate.fixes.text import LineIndex, diff_edits
+from ascend_migrate.fixes.node_diff import rewrite_edits
+from ascend_migrate.fixes.text import LineIndex
 
 DEFAULT_CALLEE = "mindspore.save_checkpoint"
 
@@ -39,4 +40,4 @@ def save_checkpoint_edits(source: str, arguments: Mapping[str, Any], index: Line
         raise FixError(f"{callee!r} is not a Python expression") from None
     model = state_dict.func.value
     rewritten = call.with_changes(func=new_func, args=[args[0].with_changes(value=model), args[1]])
-    return diff_edits(text, node_text(rewritten), span[0], span[1])
+    return rewrite_edits(call, rewritten, text, span[0], span[1])

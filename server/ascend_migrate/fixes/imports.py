@@ -12,7 +12,8 @@ from ascend_migrate.analysis.findings import TextEdit
 from ascend_migrate.fixes import work
 from ascend_migrate.fixes.arguments import closing_comma, node_text
 from ascend_migrate.fixes.errors import FixError
-from ascend_migrate.fixes.text import LineIndex, diff_edits, newline_of
+from ascend_migrate.fixes.node_diff import rewrite_edits
+from ascend_migrate.fixes.text import LineIndex, newline_of
 
 _BLOCK_FIELDS = ("body", "orelse", "finalbody")
 
@@ -253,7 +254,7 @@ def _removal(index: LineIndex, site: ImportSite, doomed: set[str]) -> list[TextE
     line, column, end_line, end_column = statement_span(index, site.node)
     if len(doomed) < len(site.bindings):
         old = index.slice(line, column, end_line, end_column)
-        return diff_edits(old, _without_names(old, doomed), line, column)
+        return rewrite_edits(*_without_names(old, doomed), old, line, column)
     before = index.line_text(line)[: column - 1]
     after = index.line_text(end_line)[end_column - 1:]
     alone_on_lines = not before.strip() and (not after.strip() or after.lstrip().startswith("#"))
@@ -264,8 +265,8 @@ def _removal(index: LineIndex, site: ImportSite, doomed: set[str]) -> list[TextE
     return [TextEdit(line, 1, end_line, index.line_end(end_line) - index.starts[end_line - 1] + 1, "")]
 
 
-def _without_names(statement: str, doomed: set[str]) -> str:
-    """The import statement's text without the aliases that bind `doomed` names, formatting kept."""
+def _without_names(statement: str, doomed: set[str]) -> tuple[libcst.CSTNode, libcst.CSTNode]:
+    """The import statement's node, and the node without the aliases that bind `doomed` names, formatting kept."""
     work.expression_parsed(statement)
     try:
         line = libcst.parse_statement(statement)
@@ -277,7 +278,7 @@ def _without_names(statement: str, doomed: set[str]) -> str:
     kept = [alias for alias in aliases if _bound_name(alias, isinstance(node, libcst.Import)) not in doomed]
     if kept and kept[-1] is not aliases[-1]:
         kept[-1] = kept[-1].with_changes(comma=closing_comma(kept[-1].comma, aliases[-1].comma))
-    return node_text(node.with_changes(names=kept))
+    return node, node.with_changes(names=kept)
 
 
 def _bound_name(alias: libcst.ImportAlias, plain_import: bool) -> str:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 
 from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.fixes import work
 
 # Python (and LSP) break lines at \r\n, \r and \n only; str.splitlines would also break at form feeds.
 NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -107,11 +108,16 @@ def touched_lines(edit: TextEdit) -> range:
 
 
 def diff_edits(old: str, new: str, line: int, column: int) -> list[TextEdit]:
-    """The smallest edits (by tokens) that turn `old`, which starts at (line, column), into `new`."""
+    """The smallest edits (by tokens) that turn `old`, which starts at (line, column), into `new`.
+
+    The token matcher can take time quadratic in the length of long texts with many repeated tokens; a
+    rewrite of a large libcst node goes through `node_diff.rewrite_edits`, which diffs only what changed.
+    """
     if old == new:
         return []
     old_tokens = _DIFF_TOKEN.findall(old)
     new_tokens = _DIFF_TOKEN.findall(new)
+    work.diffed(len(old_tokens) + len(new_tokens))
     matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
     old_offsets = _token_offsets(old_tokens)
     new_offsets = _token_offsets(new_tokens)
@@ -120,8 +126,8 @@ def diff_edits(old: str, new: str, line: int, column: int) -> list[TextEdit]:
     for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
         if tag == "equal":
             continue
-        start_line, start_column = _absolute(local.position(old_offsets[old_start]), line, column)
-        end_line, end_column = _absolute(local.position(old_offsets[old_end]), line, column)
+        start_line, start_column = absolute(local.position(old_offsets[old_start]), line, column)
+        end_line, end_column = absolute(local.position(old_offsets[old_end]), line, column)
         edits.append(TextEdit(start_line, start_column, end_line, end_column, new[new_offsets[new_start]:new_offsets[new_end]]))
     return edits
 
@@ -133,7 +139,8 @@ def _token_offsets(tokens: list[str]) -> list[int]:
     return offsets
 
 
-def _absolute(position: tuple[int, int], line: int, column: int) -> tuple[int, int]:
+def absolute(position: tuple[int, int], line: int, column: int) -> tuple[int, int]:
+    """A (line, column) position inside a snippet that starts at (line, column) of the text, in the text."""
     local_line, local_column = position
     if local_line == 1:
         return line, column + local_column - 1

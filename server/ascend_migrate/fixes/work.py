@@ -22,6 +22,7 @@ class WorkCount:
     expression_parses: int = 0  # snippets parsed with libcst (a call, a new argument, an import statement)
     expression_parse_characters: int = 0
     render_characters: int = 0  # characters of libcst nodes rendered back to text
+    diff_tokens: int = 0  # tokens of old and new text given to the token diff (`text.diff_edits`)
     change_characters: int = 0  # characters of the change list's before and after texts
 
 
@@ -57,6 +58,12 @@ def rendered(text: str) -> None:
     work = _current.get()
     if work is not None:
         work.render_characters += len(text)
+
+
+def diffed(tokens: int) -> None:
+    work = _current.get()
+    if work is not None:
+        work.diff_tokens += tokens
 
 
 def change_listed(before: str, after: str) -> None:
