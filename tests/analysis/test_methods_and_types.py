@@ -96,6 +96,27 @@ def test_a_keyword_rename_matters_only_where_the_keyword_is_passed(found):
     assert found(source, target="mindspore") == [(2, "MS101", "torch.Tensor"), (4, "MS102", "torch.Tensor.squeeze")]
 
 
+def test_a_same_row_never_matters_and_a_removed_one_only_where_it_may_be_passed(found):
+    source = (
+        "import torch\n"
+        "def f(x: torch.Tensor, g):\n"
+        "    a = x.bernoulli()\n"  # nothing passed: works as it is
+        "    b = x.bernoulli(generator=g)\n"  # `same`: the name is the same in MindSpore
+        "    c = x.bernoulli(p=0.5)\n"  # p is removed
+        "    d = x.bernoulli(0.5)\n"  # a positional argument may be p (its position is not known)
+        "    e = x.diag()\n"
+        "    h = x.diag(1)\n"  # diagonal is the first parameter: passed, and removed
+        "    k = x.cumsum(0)\n"  # a default that differs matters whatever is passed
+    )
+    assert found(source, target="mindspore") == [
+        (2, "MS101", "torch.Tensor"),
+        (5, "MS102", "torch.Tensor.bernoulli"),
+        (6, "MS102", "torch.Tensor.bernoulli"),
+        (8, "MS102", "torch.Tensor.diag"),
+        (9, "MS102", "torch.Tensor.cumsum"),
+    ]
+
+
 def test_structure_fixes_for_train_and_eval(run):
     source = "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.train()\nmodel.eval()\nmodel.train(False)\n"
     fixes = [(f.line, f.fix.edits[0].new_text, f.fix.safe) for f in run(source, target="mindspore").findings if f.code == "MS203"]

@@ -53,17 +53,26 @@ def on_attribute(
 
 def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -> bool:
     """x.view(...) works as it is on a mindspore.Tensor; so does x.squeeze(1) when the only difference is a
-    keyword's name (dim → axis) and the call does not pass that keyword. Nothing to change, nothing to report."""
+    keyword's name (dim → axis) and the call does not pass that keyword, or x.diag() when the parameter that
+    MindSpore lacks is not passed. Nothing to change, nothing to report. Rows that say `same` never matter;
+    any other difference (a default, a meaning, a type) matters whatever the call passes."""
     if not entry.target or entry.target.rsplit(".", 1)[-1] != node.attr:
         return False
     if entry.category == "ms-equivalent":
         return True
-    if entry.category != "ms-differs" or not entry.parameters:
+    if entry.category != "ms-differs" or not entry.parameters or call is None:
         return False
-    if any(difference.change != "renamed" for difference in entry.parameters):
+    differences = [difference for difference in entry.parameters if difference.change != "same"]
+    if any(difference.change not in ("renamed", "removed") for difference in differences):
         return False
-    renamed = {difference.source for difference in entry.parameters}
-    return call is not None and not any(keyword.arg in renamed for keyword in call.keywords)
+    passed = {keyword.arg for keyword in call.keywords}
+    for difference in differences:
+        if difference.source in passed:
+            return False
+        # A removed parameter may also arrive by position: only a known position past the arguments rules it out.
+        if difference.change == "removed" and call.args and (difference.position is None or difference.position < len(call.args)):
+            return False
+    return True
 
 
 def _receiver_is_foreign(node: ast.expr) -> bool:
