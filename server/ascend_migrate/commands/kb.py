@@ -252,5 +252,6 @@ def _verify(knowledge_base, arguments: argparse.Namespace) -> int:
         if numeric_report is not None:
             for line in numeric_report.lines():
                 print(line)
-    failed = bool(report.problems) or (numeric_report is not None and bool(numeric_report.unexpected))
+    failed = (bool(report.problems) or bool(report.parameter_warnings)
+              or (numeric_report is not None and bool(numeric_report.unexpected)))
     return EXIT_FAILED if failed else EXIT_CLEAN

@@ -381,7 +381,7 @@ class VerifyReport:
     skipped: Counter = field(default_factory=Counter)  # reason -> count
     problems: list[Problem] = field(default_factory=list)
     parameters_checked: int = 0
-    parameter_warnings: list[Problem] = field(default_factory=list)  # exit code unchanged; CI fails on them: see _check_parameters
+    parameter_warnings: list[Problem] = field(default_factory=list)  # fail `kb verify` too: a fix would write the name
 
     def to_json(self) -> dict:
         return {
