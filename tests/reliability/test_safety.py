@@ -7,6 +7,7 @@ import html.parser
 import json
 import os
 from pathlib import Path
+from urllib.parse import unquote_to_bytes
 
 import pytest
 
@@ -181,3 +182,16 @@ def test_the_html_report_shows_hostile_names_and_code_as_text_only(tmp_path):
     text = "".join(elements.text)
     assert "<img src=x onerror=alert(1)>.py" in text and "\"'><svg onload=alert(2)>/model.py" in text
     assert PAYLOAD in text  # shown to the reader, as text
+
+
+def test_sarif_links_a_file_name_that_is_not_utf8_by_its_own_bytes(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    Path(os.fsdecode(bytes(project) + b"/caf\xe9.py")).write_text("import torch\n\ntorch.cuda.synchronize()\n", encoding="utf-8")
+    output = tmp_path / "report.sarif"
+    completed = run_cli("scan", "--format", "sarif", "--output", str(output), "project", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    [run] = json.loads(output.read_text(encoding="utf-8"))["runs"]
+    uris = {result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for result in run["results"]}
+    assert uris == {"project/caf%E9.py"}
+    assert unquote_to_bytes("project/caf%E9.py") == b"project/caf\xe9.py"

@@ -11,9 +11,9 @@ import hashlib
 import json
 import re
 from collections import Counter
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote_from_bytes
 
 from ascend_migrate import __version__
 from ascend_migrate.analysis.codes import CODES
@@ -118,10 +118,18 @@ def _result(finding: Finding, fingerprint: str, sources: SourceLines, fix_edits:
 
 
 def _artifact(path: str) -> dict[str, Any]:
-    posix = PurePosixPath(path.replace("\\", "/"))
-    if posix.is_absolute():
+    if _WINDOWS_ABSOLUTE.match(path):
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(str(posix), safe="/"), "uriBaseId": SOURCE_ROOT}
+    # The file name's own bytes, percent-encoded: a finding's path shows bytes that are not UTF-8 as \xNN
+    # (workspace.printable_path), which as text would name another file.
+    raw = _ESCAPED_BYTE.sub(lambda match: bytes([int(match.group(1), 16)]), path.encode("utf-8"))
+    if raw.startswith(b"/"):
+        return {"uri": "file://" + quote_from_bytes(raw, safe="/")}
+    return {"uri": quote_from_bytes(raw, safe="/"), "uriBaseId": SOURCE_ROOT}
+
+
+_ESCAPED_BYTE = re.compile(rb"\\x([0-9a-f]{2})")
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 def _region(finding: Finding, sources: SourceLines) -> dict[str, Any]:
