@@ -115,11 +115,17 @@ def test_gitignore_is_honoured(scan_json, project):
 
 
 def test_jobs_give_the_same_result(scan_json, project):
+    """Workers take the largest files first and finish in any order; the report is in discovery order."""
+    script = (project / "train.py").read_text(encoding="utf-8")
     for index in range(12):
-        (project / f"copy_{index}.py").write_text((project / "train.py").read_text(encoding="utf-8"), encoding="utf-8")
+        (project / f"copy_{index}.py").write_text(script * (1 + index % 4), encoding="utf-8")
+        (project / f"broken_{index}.py").write_text("import torch\n" * index + "def f(:\n", encoding="utf-8")
+    (project / "zz_largest.py").write_text(script * 60, encoding="utf-8")
     _, one = scan_json("--target", "npu", "--jobs", "1", str(project))
     _, two = scan_json("--target", "npu", "--jobs", "2", str(project))
-    assert one == two and one["files_scanned"] == 14
+    assert one == two and one["files_scanned"] == 27
+    assert [error["path"] for error in one["errors"]] == sorted(error["path"] for error in one["errors"])
+    assert len(one["errors"]) == 12
 
 
 def test_text_output_groups_by_file_and_summarises(cli, project):
