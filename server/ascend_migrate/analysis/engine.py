@@ -11,7 +11,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, parse_module
+from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector_paused, parse_module
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.rules import RuleContext
@@ -63,12 +63,13 @@ def analyze_file(source: str, path: str, settings: Settings, knowledge_base: Kno
 
 def analyze_module(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None = None) -> ModuleAnalysis:
     lines = split_lines(source)
-    chunks = parse_module(lines)
-    analysis = ModuleAnalysis(path, settings, lines, chunks)
-    run = ChunkRunner(analysis, knowledge_base)
-    for chunk in chunks:
-        chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
-    run.walk(chunks)
+    with collector_paused():
+        chunks = parse_module(lines)
+        analysis = ModuleAnalysis(path, settings, lines, chunks)
+        run = ChunkRunner(analysis, knowledge_base)
+        for chunk in chunks:
+            chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
+        run.walk(chunks)
     return analysis
 
 

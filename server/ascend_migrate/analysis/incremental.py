@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ascend_migrate.analysis.chunks import Chunk, parse_module
+from ascend_migrate.analysis.chunks import Chunk, collector_paused, parse_module
 from ascend_migrate.analysis.engine import (
     ChunkRunner,
     ModuleAnalysis,
@@ -71,7 +71,8 @@ def analyze_document(
     if previous is None or edit is None or previous.settings != settings or previous.path != path:
         return analyze_module(text, path, settings, knowledge_base)
     lines = split_lines(text)
-    reused = _reanalyse_region(previous, lines, edit, knowledge_base)
+    with collector_paused():
+        reused = _reanalyse_region(previous, lines, edit, knowledge_base)
     return reused if reused is not None else analyze_module(text, path, settings, knowledge_base)
 
 
