@@ -123,6 +123,26 @@ def _statement_starts(lines: list[str]) -> list[int]:
     return starts
 
 
+def plan_pieces(lines: list[str], characters: int) -> list[tuple[int, int]]:
+    """Line ranges [begin, end) (0-based) of about `characters` each, cut where a line may start a top-level
+    statement. A cut that falls inside a statement leaves a piece that does not parse (an unclosed bracket,
+    string or decorator), which the caller detects."""
+    pieces: list[tuple[int, int]] = []
+    begin = size = 0
+    starts = iter(_statement_starts(lines))
+    next_start = next(starts, None)
+    for index, line in enumerate(lines):
+        while next_start is not None and next_start < index:
+            next_start = next(starts, None)
+        if index == next_start and size >= characters and index > begin:
+            pieces.append((begin, index))
+            begin, size = index, 0
+        size += len(line) + 1
+    if begin < len(lines) or not pieces:
+        pieces.append((begin, len(lines)))
+    return pieces
+
+
 def _recover(lines: list[str], first_line: int) -> list[Chunk]:
     """Parse piece by piece: each piece starts at a column-0 line; a piece that fails joins the next one
     (a decorator, a dangling `else`), and after a few tries it is reported and skipped."""

@@ -11,7 +11,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector_paused, parse_module
+from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector_paused, parse_module, plan_pieces
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.rules import RuleContext
@@ -64,6 +64,10 @@ def analyze_file(source: str, path: str, settings: Settings, knowledge_base: Kno
 def analyze_module(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None = None) -> ModuleAnalysis:
     lines = split_lines(source)
     with collector_paused():
+        if len(source) > LARGE_MODULE_CHARACTERS:
+            analysis = _analyze_in_pieces(lines, path, settings, knowledge_base)
+            if analysis is not None:
+                return analysis
         chunks = parse_module(lines)
         analysis = ModuleAnalysis(path, settings, lines, chunks)
         run = ChunkRunner(analysis, knowledge_base)
@@ -73,12 +77,68 @@ def analyze_module(source: str, path: str, settings: Settings, knowledge_base: K
     return analysis
 
 
+# A module's syntax tree takes about 190 bytes of memory per character of source: a generated 20 MB file
+# would need almost 4 GB at once. Above this size the module is parsed in pieces of about PIECE_CHARACTERS
+# (cut at top-level statements), twice: once for the pre-pass, once for the walk, so that only one piece's
+# tree is alive at a time. The findings are the same as from one tree (tests/analysis/test_large_modules.py).
+LARGE_MODULE_CHARACTERS = 2_000_000
+PIECE_CHARACTERS = 250_000
+
+
+def _analyze_in_pieces(lines: list[str], path: str, settings: Settings, knowledge_base: KnowledgeBase | None) -> ModuleAnalysis | None:
+    """The analysis of a large module, piece by piece; None when a piece does not parse on its own (the
+    module has a syntax error, or a cut fell inside a statement): then only the whole text can say."""
+    pieces = plan_pieces(lines, PIECE_CHARACTERS)
+    if len(pieces) < 2:
+        return None
+    analysis = ModuleAnalysis(path, settings, lines, [])
+    class_infos: list[list[ClassInfo]] = []  # per chunk, in pre-pass order: the walk's trees get them again
+    for begin, end in pieces:
+        piece = parse_module(lines[begin:end], first_line=begin + 1)
+        if any(chunk.error for chunk in piece):
+            return None
+        for chunk in piece:
+            chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
+            class_infos.append([statement.class_info for statement in _class_definitions(chunk)])
+            chunk.statements = []
+        analysis.chunks.extend(piece)
+    try:
+        ChunkRunner(analysis, knowledge_base).walk(_chunks_parsed_again(lines, pieces, analysis.chunks, class_infos))
+    except _PieceChanged:
+        return None
+    return analysis
+
+
+class _PieceChanged(Exception):
+    """A piece parsed into other chunks the second time (it cannot, for the same text; this guards it)."""
+
+
+def _chunks_parsed_again(lines: list[str], pieces: list[tuple[int, int]], chunks: list[Chunk], class_infos: list[list[ClassInfo]]):
+    """The module's chunks with their statements parsed again, one piece at a time, as the walk reaches them."""
+    position = 0
+    for begin, end in pieces:
+        again = parse_module(lines[begin:end], first_line=begin + 1)
+        for fresh in again:
+            index = position
+            position += 1
+            chunk = chunks[index] if index < len(chunks) else None
+            if chunk is None or (chunk.start, chunk.end) != (fresh.start, fresh.end) or fresh.error:
+                raise _PieceChanged
+            statements = _class_definitions(fresh)
+            if len(statements) != len(class_infos[index]):
+                raise _PieceChanged
+            for statement, info in zip(statements, class_infos[index]):
+                statement.class_info = info  # the walk uses the pre-pass's own info, as with one tree
+            chunk.statements = fresh.statements
+            yield chunk
+    if position != len(chunks):
+        raise _PieceChanged
+
+
 def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[str, ClassInfo]) -> tuple:
     """Record the module-level names `chunk` binds into `bindings`; return them as a comparable signature."""
     signature: list[tuple] = []
-    pending = list(chunk.statements)
-    while pending:
-        statement = pending.pop(0)
+    for statement in _module_level_statements(chunk):
         statement_type = type(statement)
         if statement_type is ast.Import or statement_type is ast.ImportFrom:
             for name, binding in import_bindings(statement):
@@ -98,12 +158,25 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
         elif statement_type is ast.FunctionDef or statement_type is ast.AsyncFunctionDef:
             bindings[statement.name] = ("function", None)
             signature.append((statement.name, "function"))
-        elif statement_type in (ast.If, ast.Try, ast.With, ast.For, ast.While) or statement_type.__name__ == "TryStar":
+    return tuple(signature)
+
+
+def _module_level_statements(chunk: Chunk):
+    """The chunk's statements that run at module level: its own, and those inside if/try/with/for/while."""
+    pending = list(chunk.statements)
+    while pending:
+        statement = pending.pop(0)
+        yield statement
+        statement_type = type(statement)
+        if statement_type in (ast.If, ast.Try, ast.With, ast.For, ast.While) or statement_type.__name__ == "TryStar":
             for block in ("body", "orelse", "finalbody"):
                 pending.extend(getattr(statement, block, ()))
             for handler in getattr(statement, "handlers", ()):
                 pending.extend(handler.body)
-    return tuple(signature)
+
+
+def _class_definitions(chunk: Chunk) -> list[ast.ClassDef]:
+    return [statement for statement in _module_level_statements(chunk) if type(statement) is ast.ClassDef]
 
 
 def replay_classes(chunks: list[Chunk], classes: dict[str, ClassInfo]) -> None:
