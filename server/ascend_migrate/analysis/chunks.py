@@ -21,7 +21,7 @@ _CONTINUATION_STARTS = ("else", "elif", "except", "finally", "case", ")", "]", "
 MAX_NESTING_MESSAGE = "too deeply nested to analyse"
 
 
-@dataclass
+@dataclass(slots=True)  # a generated module has hundreds of thousands of chunks
 class Chunk:
     start: int  # first line, 1-based
     end: int  # last line, inclusive

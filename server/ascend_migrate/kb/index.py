@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ascend_migrate.kb import cache
@@ -25,6 +25,11 @@ def default_mappings_directory() -> Path:
     override = os.environ.get(MAPPINGS_ENVIRONMENT_VARIABLE)
     if override:
         return Path(override)
+    return _packaged_mappings_directory()
+
+
+@lru_cache(maxsize=1)
+def _packaged_mappings_directory() -> Path:  # once per process: a scan asks for every file
     package_directory = Path(__file__).resolve().parent.parent
     installed = package_directory / "mappings"
     if installed.is_dir():
