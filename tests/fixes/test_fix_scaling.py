@@ -8,6 +8,8 @@ that repeats a whole long line per fix, makes these grow with the square of the 
 
 from __future__ import annotations
 
+import gc
+
 from fix_builders import finding, rename, rewrite, span_of
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
@@ -215,3 +217,20 @@ def test_removing_one_name_from_a_huge_import_diffs_only_that_name():
         assert result.text == source.replace("FusedAdam, name_0", "name_0")
         diffed.append(work.diff_tokens)
     assert diffed[0] == diffed[1] < 20
+
+
+def test_fixing_gives_the_cyclic_collector_back_as_it_found_it():
+    source, _ = many_statements(30)
+    broken_source, broken_findings = broken_among(30)
+    assert gc.isenabled()
+    fix_all(source, findings_for(source, 30))
+    fix_all(broken_source, broken_findings)
+    fix_all("def broken(:\n", [])
+    assert edits_for(findings_for(source, 30)[2].fix, source)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        fix_all(source, findings_for(source, 30))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

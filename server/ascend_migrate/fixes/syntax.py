@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 import warnings
 
+from ascend_migrate.analysis.chunks import collector_paused
 from ascend_migrate.fixes import work
 
 
 def parse(source: str) -> ast.Module:
     """The module's tree, or raises SyntaxError (also for NUL bytes and nesting too deep to parse)."""
     work.module_parsed(source)
-    with warnings.catch_warnings():
+    with collector_paused(), warnings.catch_warnings():  # a syntax tree holds no cycles: see analysis/chunks.py
         warnings.simplefilter("ignore")
         try:
             return ast.parse(source)
