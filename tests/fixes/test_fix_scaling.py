@@ -1,9 +1,11 @@
 """Fixing many fixes costs work in proportion to them, wherever they are (no timing: the work is counted).
 
-`ascend_migrate.fixes.work.counting()` counts whole-text parses, libcst parses and renders, and the
-characters of the change list. Four times the fixes must cost at most about four times of each, and a
-constant number of whole-text parses: a per-fix re-parse of the statement or the file, or a change list
-that repeats a whole long line per fix, makes these grow with the square of the fixes.
+`ascend_migrate.fixes.work.counting()` counts whole-text parses, libcst parses and renders, tokens given to
+the token diff, and the characters of the change list. Four times the fixes must cost at most about four
+times of each, and a constant number of whole-text parses: a per-fix re-parse of the statement or the
+file, or a change list that repeats a whole long line per fix, makes these grow with the square of the
+fixes. Also pinned: one broken fix among many costs a few parses (not two per fix), a rewrite of one huge
+call or import diffs only what changed, and quick fixes of one text parse it once.
 """
 
 from __future__ import annotations
