@@ -48,6 +48,20 @@ async def actions_for(client: LanguageClient, uri: str, diagnostics: list[types.
     )
 
 
+def resolves_edits(client: LanguageClient) -> bool:
+    support = client.capabilities.text_document.code_action.resolve_support if client.capabilities.text_document.code_action else None
+    return bool(support and "edit" in support.properties)
+
+
+async def fix_all_edit(client: LanguageClient, action: types.CodeAction) -> types.WorkspaceEdit:
+    """Fix-all's edit: in the action for a client that cannot resolve it, from `codeAction/resolve` otherwise."""
+    if resolves_edits(client):
+        assert action.edit is None and action.data is not None  # worked out only when picked
+        action = await client.code_action_resolve_async(action)
+    assert action.edit is not None
+    return action.edit
+
+
 def by_title(actions: list[types.CodeAction], title: str) -> types.CodeAction:
     matching = [action for action in actions if action.title == title]
     assert len(matching) == 1, [action.title for action in actions]
@@ -136,18 +150,40 @@ async def test_fix_all_applies_every_safe_fix_in_one_edit(client):
         .replace("images.cuda(), labels.cuda()", "images.npu(), labels.npu()")
         .replace("torch.cuda.synchronize()", "torch.npu.synchronize()")
     )
-    assert apply_workspace_edit(text, action.edit, uri, client.encoding) == expected
+    assert apply_workspace_edit(text, await fix_all_edit(client, action), uri, client.encoding) == expected
 
 
 async def test_fix_all_on_a_non_ascii_file_edits_the_right_columns(client):
     text = fixture_text("train_ddp_unicode.py")
     uri, diagnostics = await open_and_wait(client, "fix_all_unicode.py", text)
     (action,) = await actions_for(client, uri, [], only=["source.fixAll.ascend-migrate"])
-    fixed = apply_workspace_edit(text, action.edit, uri, client.encoding)
+    fixed = apply_workspace_edit(text, await fix_all_edit(client, action), uri, client.encoding)
     assert '    标记 = "🚀中文"; torch.npu.synchronize()  # 同步 🎉\n' in fixed
     assert '    batch = batch.npu()  # 数据搬到显卡上 😀🚀\n' in fixed
     assert 'dist.init_process_group(backend="hccl", rank=rank, world_size=world_size)  # 初始化通信后端\n' in fixed
     assert 'return torch.device("npu", rank)\n' in fixed
+
+
+async def test_fix_all_resolved_after_an_edit_fixes_the_text_as_it_is_now(client):
+    """Picked after the document changed (and was analysed again): the edit is for the current text."""
+    text = EVALUATE
+    uri, _ = await open_and_wait(client, "fix_all_late.py", text)
+    (offered,) = await actions_for(client, uri, [], only=["source.fixAll"])
+    edited = text.replace("    torch.cuda.synchronize()\n", "    torch.cuda.synchronize()\n    torch.cuda.manual_seed_all(1)\n")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)],
+    ))
+    await diagnostics_for(client, uri, 2)
+    if not resolves_edits(client):
+        (offered,) = await actions_for(client, uri, [], only=["source.fixAll"])  # an eager edit is per version
+    fixed = apply_workspace_edit(edited, await fix_all_edit(client, offered), uri, client.encoding)
+    assert "torch.npu.synchronize()\n    torch.npu.manual_seed_all(1)\n" in fixed and "cuda" not in fixed
+
+
+async def test_no_fix_all_is_offered_when_no_fix_is_safe(client):
+    uri, diagnostics = await open_and_wait(client, "nothing_safe.py", "import apex\n")
+    assert diagnostics and not await actions_for(client, uri, [], only=["source.fixAll"])
 
 
 async def test_the_fix_all_command_asks_the_client_to_apply_the_edit(client):

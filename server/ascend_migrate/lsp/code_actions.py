@@ -5,6 +5,7 @@ nothing here analyses the document again."""
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,25 +54,67 @@ def workspace_edit(snapshot: DocumentSnapshot, engine_edits: Sequence[TextEdit],
     return types.WorkspaceEdit(changes={snapshot.uri: lsp_edits})
 
 
-def fix_all_action(snapshot: DocumentSnapshot, encoding: str, versioned: bool) -> types.CodeAction | None:
+FIX_ALL_TITLE = "Fix all safe ascend-migrate issues"
+
+
+class FixAllEdits:
+    """The edits of fix-all for each open document, worked out once per analysed version.
+
+    Editors ask for code actions at every move of the cursor; applying every safe fix of a file is the one
+    action whose cost grows with the file (a second or more for ten thousand fixes), so it is kept until the
+    document or its findings change. Thread-safe: the worker thread and the event loop both ask.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_uri: dict[str, tuple[int, tuple[Finding, ...], list[TextEdit]]] = {}
+
+    def get(self, snapshot: DocumentSnapshot) -> list[TextEdit]:
+        findings = tuple(snapshot.findings or ())
+        with self._lock:
+            cached = self._by_uri.get(snapshot.uri)
+        if cached is not None and cached[0] == snapshot.version and cached[1] == findings:
+            return cached[2]
+        computed = edits.fix_all_edits(snapshot.text, findings) if findings else []
+        with self._lock:
+            self._by_uri[snapshot.uri] = (snapshot.version, findings, computed)
+        return computed
+
+    def forget(self, uri: str) -> None:
+        with self._lock:
+            self._by_uri.pop(uri, None)
+
+
+def fix_all_action(snapshot: DocumentSnapshot, encoding: str, versioned: bool, cache: FixAllEdits,
+                   resolve_later: bool = False) -> types.CodeAction | None:
+    """Fix-all for the document, or None when there is nothing to fix. With `resolve_later` (the client
+    resolves code actions' edits) the edit is left to `codeAction/resolve`: offered when a safe fix exists,
+    worked out only if the user picks it."""
     if not snapshot.findings:
         return None
+    if resolve_later:
+        if not any(finding.fix is not None and finding.fix.safe for finding in snapshot.findings):
+            return None
+        return types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, data={"uri": snapshot.uri, "version": snapshot.version})
+    return resolve_fix_all(types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL_KIND), snapshot, encoding, versioned, cache)
+
+
+def resolve_fix_all(action: types.CodeAction, snapshot: DocumentSnapshot, encoding: str, versioned: bool,
+                    cache: FixAllEdits) -> types.CodeAction | None:
+    """`action` with the edit that applies every safe fix of the snapshot (None when there is none)."""
     try:
-        engine_edits = edits.fix_all_edits(snapshot.text, snapshot.findings)
+        engine_edits = cache.get(snapshot)
     except Exception:
         logger.exception("fixing all of %s failed", snapshot.uri)
         return None
     if not engine_edits:
         return None
-    return types.CodeAction(
-        title="Fix all safe ascend-migrate issues",
-        kind=FIX_ALL_KIND,
-        edit=workspace_edit(snapshot, engine_edits, encoding, versioned),
-    )
+    return attrs.evolve(action, edit=workspace_edit(snapshot, engine_edits, encoding, versioned), data=None)
 
 
 def code_actions(
-    snapshot: DocumentSnapshot, params: types.CodeActionParams, encoding: str, versioned: bool
+    snapshot: DocumentSnapshot, params: types.CodeActionParams, encoding: str, versioned: bool,
+    cache: FixAllEdits | None = None, resolve_later: bool = False,
 ) -> list[types.CodeAction]:
     only = params.context.only
     ours = _our_diagnostics(snapshot, params.context.diagnostics, encoding)
@@ -86,7 +129,7 @@ def code_actions(
         if migration is not None:
             actions.append(migration)
     if current and _wanted(FIX_ALL_KIND, only):
-        action = fix_all_action(snapshot, encoding, versioned)
+        action = fix_all_action(snapshot, encoding, versioned, cache or FixAllEdits(), resolve_later)
         if action is not None:
             actions.append(action)
     return actions

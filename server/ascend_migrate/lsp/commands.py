@@ -348,7 +348,7 @@ async def _fix_all(server: AscendMigrateServer, uri: str) -> dict[str, Any]:
         raise JsonRpcInvalidParams(message=f"{FIX_ALL}: {uri} is not open")
     if snapshot.findings is None:
         raise JsonRpcInvalidRequest(message=f"{FIX_ALL}: {uri} is being analysed; try again")
-    action = code_actions.fix_all_action(snapshot, server.encoding, server.versioned_edits)
+    action = code_actions.fix_all_action(snapshot, server.encoding, server.versioned_edits, server.fix_all_edits)
     if action is None:
         return {"applied": False, "edits": 0}
     response = await server.workspace_apply_edit_async(

@@ -58,6 +58,7 @@ class AscendMigrateServer(LanguageServer):
         self._loop_thread: int | None = None
         self.settings = SettingsManager(self.show_problem)
         self.worker = AnalysisWorker()
+        self.fix_all_edits = code_actions.FixAllEdits()
         self._recent_caches: dict[str, Document] = {}  # touched by the analysis worker only
         self.scan_diagnostics: dict[str, list[str]] = {}  # uri → what the last scan published
         self.last_scan: Any = None
@@ -149,6 +150,14 @@ class AscendMigrateServer(LanguageServer):
             self.settings.report_once(f"ascend-migrate: internal error: {error} (the server log has the details)")
 
     @property
+    def resolves_code_action_edits(self) -> bool:
+        """The client asks `codeAction/resolve` for an action's edit (VS Code, Neovim): fix-all can wait."""
+        text_document = self.client_capabilities.text_document
+        code_action = text_document.code_action if text_document is not None else None
+        support = code_action.resolve_support if code_action is not None else None
+        return bool(support is not None and "edit" in support.properties)
+
+    @property
     def versioned_edits(self) -> bool:
         capabilities = self.client_capabilities.workspace
         edit = capabilities.workspace_edit if capabilities is not None else None
@@ -193,6 +202,7 @@ class AscendMigrateServer(LanguageServer):
         with self.lock:
             document = self.documents.pop(uri, None)
             self.document_settings.pop(uri, None)
+        self.fix_all_edits.forget(uri)
         if document is None:
             logger.warning("didClose for %s, which is not open: ignored", uri)
             return
@@ -564,13 +574,27 @@ def _register_features(server: AscendMigrateServer) -> None:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=code_actions.CODE_ACTION_KINDS, resolve_provider=False),
+        types.CodeActionOptions(code_action_kinds=code_actions.CODE_ACTION_KINDS, resolve_provider=True),
     )
     def on_code_action(ls: AscendMigrateServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         snapshot = ls.snapshot(params.text_document.uri)
         if snapshot is None:
             return None
-        return code_actions.code_actions(snapshot, params, ls.encoding, ls.versioned_edits)
+        return code_actions.code_actions(snapshot, params, ls.encoding, ls.versioned_edits, ls.fix_all_edits,
+                                         resolve_later=ls.resolves_code_action_edits)
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    def on_code_action_resolve(ls: AscendMigrateServer, action: types.CodeAction) -> types.CodeAction:
+        """Fill in fix-all's edit, against the document as it is now (its current findings); any other action
+        is complete already."""
+        data = action.data if isinstance(action.data, dict) else {}
+        if action.kind != code_actions.FIX_ALL_KIND or action.edit is not None or not isinstance(data.get("uri"), str):
+            return action
+        snapshot = ls.snapshot(data["uri"])
+        if snapshot is None or snapshot.findings is None:
+            return action  # closed, or edited and not analysed yet: nothing that would be right to apply
+        resolved = code_actions.resolve_fix_all(action, snapshot, ls.encoding, ls.versioned_edits, ls.fix_all_edits)
+        return resolved if resolved is not None else action
 
 
 def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hover | None:
