@@ -193,7 +193,7 @@ def latency_table(sizes: tuple[int, ...], places: int) -> Table:
             f"{place} {seconds(statistics.median(values))} (max {seconds(max(values))})" for place, values in by_place.items()))
     table.notes.append("Edits: at each place a line typed below a statement, its removal, a changed digit or comment, "
                        "and its restoration; one at a time, each waiting for its diagnostics. `open` is the first "
-                       "analysis after didOpen. ast.parse is the median of 7 in the client process, same text. "
+                       "analysis after didOpen. ast.parse is timed in the client process on the same text, 7 times before the edits and once after each (the median of all), so that it follows the machine through the run. "
                        "Server CPU is what all the server's threads ran between the didChange and its diagnostics "
                        "(from /proc schedstat): unlike wall time, other load on the machine does not inflate it.")
     return table

@@ -7,7 +7,7 @@ layer converts to the negotiated encoding; the CLI and reports print these numbe
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ascend_migrate.pickling import pickled_by_position
@@ -84,7 +84,8 @@ class Fix:
         return {
             "title": self.title,
             "safe": self.safe,
-            "edits": [asdict(edit) for edit in self.edits],
+            "edits": [{"line": edit.line, "column": edit.column, "end_line": edit.end_line, "end_column": edit.end_column,
+                       "new_text": edit.new_text} for edit in self.edits],  # asdict() deep-copies: 10x the cost
             "rewrite": self.rewrite,
             "arguments": {key: value for key, value in self.arguments},
             "add_imports": list(self.add_imports),

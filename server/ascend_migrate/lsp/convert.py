@@ -25,13 +25,16 @@ SEVERITIES = {
 
 def position(lines: Sequence[str], line: int, column: int, encoding: str) -> types.Position:
     """An engine position (1-based line, 1-based character column) as an LSP position, clamped into `lines`."""
+    return types.Position(*_line_and_character(lines, line, column, encoding))
+
+
+def _line_and_character(lines: Sequence[str], line: int, column: int, encoding: str) -> tuple[int, int]:
     line_index = min(max(line - 1, 0), len(lines) - 1)
-    if line - 1 > line_index:  # past the end: the end of the document
-        content = line_content(lines[line_index])
-        return types.Position(line_index, units_before(content, len(content), encoding))
     content = line_content(lines[line_index])
+    if line - 1 > line_index:  # past the end: the end of the document
+        return line_index, units_before(content, len(content), encoding)
     character = min(max(column - 1, 0), len(content))
-    return types.Position(line_index, units_before(content, character, encoding))
+    return line_index, units_before(content, character, encoding)
 
 
 def text_edit(edit: TextEdit, lines: Sequence[str], encoding: str) -> types.TextEdit:
@@ -45,8 +48,8 @@ def text_edit(edit: TextEdit, lines: Sequence[str], encoding: str) -> types.Text
 
 
 def _position_json(lines: Sequence[str], line: int, column: int, encoding: str) -> dict[str, int]:
-    converted = position(lines, line, column, encoding)
-    return {"line": converted.line, "character": converted.character}
+    line_index, character = _line_and_character(lines, line, column, encoding)  # no Position: its validators cost
+    return {"line": line_index, "character": character}
 
 
 def _fix_json(fix: Fix) -> dict[str, Any]:
@@ -89,7 +92,11 @@ def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str, setti
     }
     if finding.doc_url:
         diagnostic["codeDescription"] = {"href": finding.doc_url}
-    return json.dumps(diagnostic, separators=(",", ":"))
+    return _COMPACT_JSON(diagnostic)
+
+
+# One encoder for every diagnostic: json.dumps with options builds a new one per call.
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def publish_diagnostics_message(uri: str, diagnostics: Sequence[str], version: int | None) -> str:
