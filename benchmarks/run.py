@@ -97,7 +97,7 @@ def main() -> int:
     if "memory" not in skip:
         attempt("server memory", lambda: tables.append(memory_table(10 if smoke else 200)))
     if "startup" not in skip:
-        attempt("start-up", lambda: tables.append(startup_table(repeats)))
+        attempt("start-up", lambda: tables.append(startup_table(repeats, smoke)))
     if "fix" not in skip:
         attempt("fix", lambda: tables.append(fix_bench.fix_table((50, 200) if smoke else (1000, 4000, 16000), repeats)))
     if "profile" not in skip:
@@ -211,7 +211,7 @@ def memory_table(documents: int) -> Table:
     return table
 
 
-def startup_table(repeats: int) -> Table:
+def startup_table(repeats: int, smoke: bool = False) -> Table:
     table = Table(f"Start-up (median of {max(repeats, 3)} fresh processes, one warm-up)", ("what", "time", "goal"))
     count = max(repeats, 3)
     scan_times, lines = startup_bench.scan_one_file(count)
@@ -228,6 +228,12 @@ def startup_table(repeats: int) -> Table:
               f"{seconds(ours.first[0])} (CPU {seconds(ours.first[1])})", "")
     table.add("a pygls server with no features: process start → initialize answered (the floor without our cache)",
               f"{seconds(statistics.median(run[0] for run in bare.runs))} (CPU {seconds(statistics.median(run[1] for run in bare.runs))})", "")
+    if not smoke:
+        ours_instructions = startup_bench.initialize_instructions(lsp_bench.SERVER_COMMAND)
+        bare_instructions = startup_bench.initialize_instructions(lsp_bench.BARE_PYGLS_COMMAND)
+        if ours_instructions is not None and bare_instructions is not None:
+            table.add("instructions to answer initialize (and shut down), callgrind: ours / the featureless pygls server",
+                      f"{ours_instructions / 1e9:.2f} G / {bare_instructions / 1e9:.2f} G = {ours_instructions / bare_instructions:.2f}×", "")
     table.add("bare `python -c pass` (for reference)", seconds(statistics.median(startup_bench.bare_interpreter(count))), "")
     knowledge_base = startup_bench.knowledge_base_load(count)
     table.add("knowledge base: import kb modules", seconds(knowledge_base["import"]), "")

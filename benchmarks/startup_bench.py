@@ -56,3 +56,33 @@ def knowledge_base_load(repeats: int) -> dict[str, float]:
         _, _, output = run_once([sys.executable, "-c", KB_PROBE])
         runs.append(json.loads(output))
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+
+
+def initialize_instructions(command: list[str]) -> int | None:
+    """Machine instructions a server runs from its start to the end of an initialize/shutdown/exit session,
+    counted by valgrind's callgrind: unlike seconds, the count does not move with the load of a shared
+    machine (the same count twice, seen here). None when valgrind is not installed."""
+    import shutil
+    import subprocess
+
+    from lsp_client import CLIENT_CAPABILITIES
+
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"processId": None, "rootUri": None, "capabilities": CLIENT_CAPABILITIES}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    session = b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+                       for body in (json.dumps(message).encode() for message in messages))
+    subprocess.run(command, input=session, capture_output=True, timeout=120, check=False)  # caches and .pyc
+    output = WORK / "startup" / "callgrind.out"
+    completed = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={output}", *command],
+                               input=session, capture_output=True, timeout=900, check=False)
+    for line in completed.stderr.decode(errors="replace").splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1].strip())
+    raise RuntimeError(f"callgrind printed no count for {command}: {completed.stderr[-500:]!r}")
