@@ -39,8 +39,10 @@ class FindingFactory:
         # renames are hints, not warnings (set by the engine from the module's imports).
         self.auto_migration = False
         # Per-file memos: the same API is usually flagged many times in one file.
-        self._messages: dict[tuple[str, str], tuple[str, str]] = {}
-        self._renderings: dict[str, tuple[str, tuple[str, ...]]] = {}
+        # (id of the entry, api) → (headline, suggestion, the entry's key); entries live as long as the process
+        self._messages: dict[tuple[int, str], tuple[str, str, str]] = {}
+        self._renderings: dict[str, tuple[str, tuple[str, ...]] | None] = {}
+        self._severities: dict[str, str] = {}
 
     def forget_renderings(self) -> None:
         """The file's imports changed: replacements must be rendered again."""
@@ -92,42 +94,36 @@ class FindingFactory:
         code: str | None = None,
         message: str | None = None,
     ) -> Finding | None:
-        code = code or entry.code or DEFAULT_CODE_FOR_CATEGORY[entry.category]
+        category = entry.category
+        code = code or entry.code or DEFAULT_CODE_FOR_CATEGORY[category]
         if not self.allowed(code, confidence, span[0]):
             return None
         api = api or entry.api
-        severity = entry.severity or self.settings.severity_for(entry.category, DEFAULT_SEVERITY[entry.category])
-        texts = self._messages.get((entry.key, api))
+        severity = entry.severity or self._severities.get(category)
+        if severity is None:
+            severity = self._severities[category] = self.settings.severity_for(category, DEFAULT_SEVERITY[category])
+        texts = self._messages.get((id(entry), api))
         if texts is None:
-            texts = self._messages[(entry.key, api)] = (headline(entry, api), suggestion(entry))
+            texts = self._messages[(id(entry), api)] = (headline(entry, api), suggestion(entry), entry.key)
+        headline_text = texts[0]
         if self.auto_migration and code in _REMAPPED_BY_AUTO_MIGRATION:
             severity = "hint"
-            texts = (texts[0] + " (remapped at run time here: the file imports transfer_to_npu)", texts[1])
-        return Finding(
-            path=self.path,
-            line=span[0],
-            column=span[1],
-            end_line=span[2],
-            end_column=span[3],
-            code=code,
-            category=entry.category,
-            severity=severity,
-            api=api,
-            message=message or texts[0],
-            suggestion=texts[1],
-            confidence=confidence,
-            doc_url=entry.docs[0] if entry.docs else "",
-            fix=fix,
-            entry_key=entry.key,
-        )
+            headline_text += " (remapped at run time here: the file imports transfer_to_npu)"
+        # Positional: a scan builds tens of thousands of these (the order of Finding's fields).
+        return Finding(self.path, span[0], span[1], span[2], span[3], code, category, severity, api,
+                       message or headline_text, texts[1], confidence, entry.docs[0] if entry.docs else "", fix, texts[2])
 
     def rename_fix(self, entry: Entry, span: Span, replaced_root: str | None) -> Fix | None:
         """Replace a reference with the entry's target, rendered with the file's own import names."""
-        if entry.fix == "none" or not entry.target or not _QUALIFIED_NAME.match(entry.target):
+        target = entry.target
+        if entry.fix == "none" or not target:
             return None
-        rendering = self._renderings.get(entry.target)
+        if target in self._renderings:
+            rendering = self._renderings[target]
+        else:  # None for a target that is not a dotted name (prose in a table): no rename then
+            rendering = self._renderings[target] = render_name(target, self.import_names) if _QUALIFIED_NAME.match(target) else None
         if rendering is None:
-            rendering = self._renderings[entry.target] = render_name(entry.target, self.import_names)
+            return None
         text, imports = rendering
         return Fix(
             title=f"Replace with `{entry.target}`",
