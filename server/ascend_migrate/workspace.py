@@ -8,6 +8,7 @@ unless `follow_symlinks` is set), survives loops, and reports every file it skip
 from __future__ import annotations
 
 import fnmatch
+import operator
 import os
 import re
 import stat
@@ -269,9 +270,12 @@ def scan(
         if source is not None:
             result.sources[file_result.path] = source
     result.files_scanned = done
-    result.findings.sort(key=lambda finding: (finding.path, finding.line, finding.column, finding.code))
+    result.findings.sort(key=_FINDING_ORDER)
     result.seconds = time.perf_counter() - started
     return result
+
+
+_FINDING_ORDER = operator.attrgetter("path", "line", "column", "code")
 
 
 def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_sources: bool):
