@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 from ascend_migrate import __version__
 from ascend_migrate.reports import ReportOptions
-from ascend_migrate.reports.output import write_text
+from ascend_migrate.reports.output import write_parts
 from ascend_migrate.workspace import ScanResult
 
 JSON_VERSION = 1
@@ -26,15 +27,21 @@ def document(result: ScanResult) -> dict:
 
 
 def write(result: ScanResult, output: Path | None, options: ReportOptions) -> None:
-    write_text(render(result), output)
+    write_parts(_parts(result), output)
 
 
 def render(result: ScanResult) -> str:
-    """The document with one finding (and one error) per line: readable, diffable, and cheap to write.
+    """The document as `write` writes it."""
+    return "".join(_parts(result))
+
+
+def _parts(result: ScanResult) -> Iterator[str]:
+    """The document with one finding (and one error) per line, in pieces: readable, diffable, cheap to write.
 
     Exactly `json.dumps(item, ensure_ascii=False)` per item, but a finding's line is put together from its
     position and the encoding of the rest, which is shared by every finding of the same API and message
-    (a project has thousands of findings and a few hundred distinct messages; docs/performance.md).
+    (a project has thousands of findings and a few hundred distinct messages), and the pieces go to the file
+    one by one rather than joined into one string of many megabytes first (docs/performance.md).
     """
     encode = json.JSONEncoder(ensure_ascii=False).encode
     head = {
@@ -43,15 +50,19 @@ def render(result: ScanResult) -> str:
         "target": result.settings.target,
         "files_scanned": result.files_scanned,
     }
-    lines = ["{"]
-    lines += [f"  {encode(key)}: {encode(value)}," for key, value in head.items()]
-    findings = [f"    {line}" for line in _finding_lines(result.findings, encode)]
-    errors = [f"    {encode(error.to_json())}" for error in result.errors]
-    for key, items in (("findings", findings), ("errors", errors)):
-        body = "[\n" + ",\n".join(items) + "\n  ]" if items else "[]"
-        lines.append(f"  {encode(key)}: {body}{',' if key == 'findings' else ''}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    yield "{\n"
+    for key, value in head.items():
+        yield f"  {encode(key)}: {encode(value)},\n"
+    sections = (("findings", _finding_lines(result.findings, encode), ","),
+                ("errors", (encode(error.to_json()) for error in result.errors), ""))
+    for key, items, after in sections:
+        separator = f"  {encode(key)}: [\n    "
+        for item in items:
+            yield separator
+            yield item
+            separator = ",\n    "
+        yield f"  {encode(key)}: []{after}\n" if separator.startswith("  ") else f"\n  ]{after}\n"
+    yield "}\n"
 
 
 def _finding_lines(findings, encode):
