@@ -250,7 +250,7 @@ def scan(
     discovered = discover(paths, settings)
     skipped = [replace(error, path=printable_path(error.path)) for error in discovered.skipped]
     result = ScanResult(root=root, settings=settings, errors=skipped, base=base)
-    work = [(str(path), _display_path(path, base)) for path in discovered.files]
+    work = [(str(path), display_path(path, base)) for path in discovered.files]
     total = len(work)
     done = 0
     finished: list[tuple[FileResult, str | None] | None] = [None] * total
@@ -270,12 +270,12 @@ def scan(
         if source is not None:
             result.sources[file_result.path] = source
     result.files_scanned = done
-    result.findings.sort(key=_FINDING_ORDER)
+    result.findings.sort(key=FINDING_ORDER)
     result.seconds = time.perf_counter() - started
     return result
 
 
-_FINDING_ORDER = operator.attrgetter("path", "line", "column", "code")
+FINDING_ORDER = operator.attrgetter("path", "line", "column", "code")  # the order of every report
 
 
 def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_sources: bool):
@@ -335,7 +335,8 @@ def _common_root(paths: list[Path]) -> Path:
     return Path(os.path.commonpath([str(path) for path in resolved]))
 
 
-def _display_path(path: Path, base: Path) -> str:
+def display_path(path: Path, base: Path) -> str:
+    """How findings name `path`: relative to `base` when inside it, else absolute; printable (see below)."""
     absolute = Path(os.path.abspath(path))
     try:
         return printable_path(absolute.relative_to(base).as_posix())

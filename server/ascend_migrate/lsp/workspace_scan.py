@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ascend_migrate.config import Settings
 from ascend_migrate.lsp import engine
-from ascend_migrate.workspace import ScanResult, analyze_path, discover, printable_path
+from ascend_migrate.workspace import FINDING_ORDER, ScanResult, analyze_path, discover, display_path, printable_path
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def scan_folders(
             resolved = path.resolve()
             if resolved not in seen:
                 seen.add(resolved)
-                work.append((path, _display_path(path, base), folder.settings))
+                work.append((path, display_path(path, base), folder.settings))
     common = Path(os.path.commonpath([str(folder.root) for folder in folders]))
     scan = WorkspaceScan(ScanResult(root=common, settings=folders[0].settings, errors=list(skipped.values()), base=base))
     result = scan.result
@@ -93,14 +93,6 @@ def scan_folders(
         if cancelled is not None and cancelled():
             break
     result.files_scanned = done
-    result.findings.sort(key=lambda finding: (finding.path, finding.line, finding.column, finding.code))
+    result.findings.sort(key=FINDING_ORDER)
     result.seconds = time.perf_counter() - started
     return scan
-
-
-def _display_path(path: Path, base: Path) -> str:
-    absolute = Path(os.path.abspath(path))
-    try:
-        return printable_path(absolute.relative_to(base).as_posix())
-    except ValueError:
-        return printable_path(absolute.as_posix())
