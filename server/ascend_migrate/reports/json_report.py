@@ -17,12 +17,18 @@ JSON_VERSION = 1
 def document(result: ScanResult) -> dict:
     """The report as a JSON value (what `render` writes, one finding per line)."""
     return {
+        **_head(result),
+        "findings": [finding.to_json() for finding in result.findings],
+        "errors": [error.to_json() for error in result.errors],
+    }
+
+
+def _head(result: ScanResult) -> dict:
+    return {
         "version": JSON_VERSION,
         "tool": {"name": "ascend-migrate", "version": __version__},
         "target": result.settings.target,
         "files_scanned": result.files_scanned,
-        "findings": [finding.to_json() for finding in result.findings],
-        "errors": [error.to_json() for error in result.errors],
     }
 
 
@@ -44,14 +50,8 @@ def _parts(result: ScanResult) -> Iterator[str]:
     one by one rather than joined into one string of many megabytes first (docs/performance.md).
     """
     encode = json.JSONEncoder(ensure_ascii=False).encode
-    head = {
-        "version": JSON_VERSION,
-        "tool": {"name": "ascend-migrate", "version": __version__},
-        "target": result.settings.target,
-        "files_scanned": result.files_scanned,
-    }
     yield "{\n"
-    for key, value in head.items():
+    for key, value in _head(result).items():
         yield f"  {encode(key)}: {encode(value)},\n"
     sections = (("findings", _finding_lines(result.findings, encode), ","),
                 ("errors", (encode(error.to_json()) for error in result.errors), ""))
