@@ -71,6 +71,7 @@ def run_editor(command: list[str], project: Path, scenario: FixScenario, work: P
     instructions = {
         "file": str(project / scenario.file),
         "python": sys.executable,
+        "console_script": str(Path(sys.executable).with_name("ascend-migrate")),
         "command": SERVER_COMMAND,
         "fix_line": scenario.fix_line,
         "fix_column": scenario.fix_column,

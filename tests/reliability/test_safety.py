@@ -6,6 +6,9 @@ from __future__ import annotations
 import html.parser
 import json
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
@@ -45,7 +48,7 @@ def test_scan_fix_and_kb_never_import_or_run_the_scanned_code(tmp_path):
     assert (root / "train.py").read_text(encoding="utf-8").endswith(FIXED)  # the files were read and fixed all the same
 
 
-def serve_a_session(root: Path, command: list[str]) -> None:
+def serve_a_session(root: Path, command: list[str], extra_files: int = 0) -> None:
     server = RawServer(cwd=root, command=command, log_level="warning")
     try:
         server.call("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
@@ -57,7 +60,7 @@ def serve_a_session(root: Path, command: list[str]) -> None:
         server.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 8}})
         server.call("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": diagnostics[0]["range"], "context": {"diagnostics": diagnostics}})
         summary = server.call("workspace/executeCommand", {"command": "ascend-migrate.scanWorkspace", "arguments": []})["result"]
-        assert summary["files"] == len(TRAPS) + 1
+        assert summary["files"] == len(TRAPS) + 1 + extra_files
     finally:
         assert server.shutdown() == 0
 
@@ -68,10 +71,79 @@ def test_the_server_started_as_its_console_script_never_imports_the_workspace(tm
     assert markers(root) == []
 
 
-def test_the_server_started_with_python_m_as_editors_do_never_imports_the_workspace(tmp_path):
+def test_the_server_started_with_python_m_never_imports_the_workspace(tmp_path):
     root = trapped_workspace(tmp_path / "project")
     serve_a_session(root, SERVER_COMMAND[:-1])
     assert markers(root) == []
+
+
+# --- a workspace that shadows the tool itself ---------------------------------------------------------------
+# `python -m ascend_migrate` finds the package through sys.path with the working directory first, before any of
+# our code runs, so no code of ours can defend that launch: every documented launch must avoid it instead.
+
+VSCODE_INTERPRETER = Path(__file__).resolve().parents[2] / "vscode-client" / "src" / "interpreter.ts"
+
+
+def vscode_python_source(constant: str) -> str:
+    """The Python the VS Code extension passes to `python -c`, read from the extension's own source."""
+    match = re.search(rf'export const {constant} =\s*"([^"]*)";', VSCODE_INTERPRETER.read_text(encoding="utf-8"))
+    assert match, f"{constant} not found in {VSCODE_INTERPRETER}"
+    return match.group(1)
+
+
+def shadowing_workspace(root: Path, shape: str) -> Path:
+    """A project holding its own `ascend_migrate` (a module or a package) that leaves MARKER_ascend_migrate when run."""
+    trapped_workspace(root)
+    payload = f"open({str(root / 'MARKER_ascend_migrate')!r}, 'w').close()\n"
+    if shape == "module":
+        (root / "ascend_migrate.py").write_text(payload, encoding="utf-8")
+    else:
+        (root / "ascend_migrate").mkdir()
+        (root / "ascend_migrate" / "__init__.py").write_text(payload, encoding="utf-8")
+        (root / "ascend_migrate" / "__main__.py").write_text(payload, encoding="utf-8")
+    return root
+
+
+SAFE_LAUNCHES = {
+    "console script (docs/editors)": lambda: CONSOLE_SERVER_COMMAND,
+    "VS Code extension": lambda: [sys.executable, "-c", vscode_python_source("SERVER_SOURCE"), "serve", "--stdio", "--log-level"],
+    "python -P -m (3.11+)": lambda: [sys.executable, "-P", "-m", "ascend_migrate", "serve", "--stdio", "--log-level"],
+}
+
+
+@pytest.mark.parametrize("shape", ["module", "package"])
+@pytest.mark.parametrize("launch", list(SAFE_LAUNCHES))
+def test_every_documented_launch_of_the_server_ignores_a_workspace_that_shadows_the_tool(tmp_path, launch, shape):
+    if launch.startswith("python -P") and sys.version_info < (3, 11):
+        pytest.skip("-P exists from Python 3.11 on")
+    root = shadowing_workspace(tmp_path / "project", shape)
+    serve_a_session(root, SAFE_LAUNCHES[launch](), extra_files=1 if shape == "module" else 2)
+    assert markers(root) == []
+
+
+@pytest.mark.parametrize("shape", ["module", "package"])
+def test_the_vscode_install_probe_ignores_a_workspace_that_shadows_the_tool(tmp_path, shape):
+    root = shadowing_workspace(tmp_path / "project", shape)
+    probe = subprocess.run([sys.executable, "-c", vscode_python_source("PROBE_SOURCE")], cwd=root,
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0, probe.stderr
+    assert markers(root) == []
+
+
+def test_the_bare_python_m_launch_is_the_one_a_shadowing_workspace_hijacks(tmp_path):
+    """Why the documented launches avoid `python -m ascend_migrate`: if this ever stops leaving a marker, Python
+    changed, and the docs can say so."""
+    root = shadowing_workspace(tmp_path / "project", "module")
+    subprocess.run([sys.executable, "-m", "ascend_migrate", "--version"], cwd=root, capture_output=True, timeout=60)
+    assert markers(root) == ["MARKER_ascend_migrate"]
+
+
+def test_no_editor_set_up_starts_the_server_with_python_m():
+    documented = Path(__file__).resolve().parents[2] / "docs" / "editors"
+    offenders = [str(path.relative_to(documented)) for path in sorted(documented.rglob("*"))
+                 if path.is_file() and path.suffix != ".md"
+                 and re.search(r'"-m"[,\s]*"ascend_migrate"|-m ascend_migrate serve', path.read_text(encoding="utf-8", errors="replace"))]
+    assert offenders == []
 
 
 # --- fix --write ------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-// Entry point: starts `python -m ascend_migrate serve --stdio` through vscode-languageclient and wires the
-// status-bar item and the palette commands to it.
+// Entry point: starts the ascend-migrate server (`python -c SERVER_SOURCE serve --stdio`) through
+// vscode-languageclient and wires the status-bar item and the palette commands to it.
 import * as vscode from 'vscode';
 import {
   ConfigurationParams,
@@ -17,6 +17,7 @@ import {
   pipInstallCommand,
   probePackage,
   resolveInterpreter,
+  SERVER_SOURCE,
 } from './interpreter';
 import { SECTION, TARGET_LABELS, serverSettings, switchTarget, withoutClientKeys } from './settings';
 import { SWITCH_TARGET_COMMAND, TargetStatusItem } from './statusBar';
@@ -137,10 +138,11 @@ function workspaceScope(): vscode.Uri | undefined {
 }
 
 function serverOptions(interpreter: Interpreter): ServerOptions {
-  // TransportKind.stdio appends `--stdio`, so the server runs as `python -m ascend_migrate serve --stdio`.
+  // TransportKind.stdio appends `--stdio`: the server runs as `python -c SERVER_SOURCE serve --stdio`, never
+  // `python -m ascend_migrate`, which would import a workspace's own ascend_migrate first (see SERVER_SOURCE).
   return {
     command: interpreter.command,
-    args: ['-m', 'ascend_migrate', 'serve'],
+    args: ['-c', SERVER_SOURCE, 'serve'],
     transport: TransportKind.stdio,
     options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
   };

@@ -6,6 +6,15 @@ import { SECTION } from './settings';
 export const PACKAGE_NAME = 'ascend-migrate';
 const PYTHON_EXTENSION_ID = 'ms-python.python';
 
+// `python -m ascend_migrate` and a bare `python -c "import ascend_migrate"` look the package up with the
+// workspace folder first on sys.path, so a workspace file or folder named ascend_migrate would be imported,
+// and run, instead of the tool. `-c` puts exactly '' (the working directory) first, so dropping that entry
+// before the import is exact on every supported Python (3.10 has no -P). tests/reliability/test_safety.py
+// runs these two strings, read from this file, inside such a workspace.
+export const PROBE_SOURCE = "import sys; sys.path[:1] == [''] and sys.path.pop(0); import ascend_migrate";
+export const SERVER_SOURCE =
+  "import sys; sys.path[:1] == [''] and sys.path.pop(0); from ascend_migrate.cli import main; sys.exit(main())";
+
 export interface Interpreter {
   /** The executable (a path, or a command found on PATH). */
   command: string;
@@ -70,12 +79,12 @@ function expandVariables(value: string, resource?: vscode.Uri): string {
 
 export type ProbeResult = { installed: true } | { installed: false; reason: string };
 
-/** Run `python -c "import ascend_migrate"`; a missing interpreter and a missing package both say why. */
+/** Import ascend_migrate in the interpreter; a missing interpreter and a missing package both say why. */
 export function probePackage(interpreter: Interpreter, cwd?: string): Promise<ProbeResult> {
   return new Promise((resolve) => {
     execFile(
       interpreter.command,
-      ['-c', 'import ascend_migrate'],
+      ['-c', PROBE_SOURCE],
       { cwd, timeout: 30_000, windowsHide: true },
       (error, _stdout, stderr) => {
         if (!error) {

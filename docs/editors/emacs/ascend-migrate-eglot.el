@@ -1,7 +1,7 @@
 ;;; ascend-migrate-eglot.el --- ascend-migrate in Emacs through eglot  -*- lexical-binding: t -*-
 ;; Use as is: put this file on your load-path and add (require 'ascend-migrate-eglot) to your init file,
 ;; or paste it there. Works with eglot 1.9 (Debian's elpa-eglot for Emacs 28) and the eglot built into
-;; Emacs 29 and later. Needs `python3 -m pip install ascend-migrate` in `ascend-migrate-python'.
+;; Emacs 29 and later. Needs `python3 -m pip install ascend-migrate'; `ascend-migrate-command' names its console script.
 ;; tests/e2e/test_emacs_eglot.py loads this file as is, so it is checked in CI.
 ;;
 ;; eglot runs one server per buffer: with this file, Python buffers get ascend-migrate instead of the
@@ -13,8 +13,10 @@
   "Marks the PyTorch code that must change to run on Huawei Ascend."
   :group 'tools)
 
-(defcustom ascend-migrate-python "python3"
-  "The Python that has ascend-migrate installed, for example a project's .venv/bin/python."
+(defcustom ascend-migrate-command "ascend-migrate"
+  "The console script of the install, for example a project's .venv/bin/ascend-migrate.
+Not `python -m ascend_migrate': with the project as working directory, Python would import a project
+file named ascend_migrate.py before any of ascend-migrate's code runs."
   :type 'string)
 
 (defcustom ascend-migrate-settings '(:target "npu" :torchVersion "2.8" :mindsporeVersion "2.10")
@@ -25,7 +27,7 @@ is \"editorFirst\"."
 
 (defun ascend-migrate-eglot-contact (&optional _interactive)
   "The command that starts the server, read when eglot connects (so the settings above may change)."
-  (list ascend-migrate-python "-m" "ascend_migrate" "serve"
+  (list ascend-migrate-command "serve"
         :initializationOptions (list :ascendMigrate ascend-migrate-settings)))
 
 (add-to-list 'eglot-server-programs '((python-mode python-ts-mode) . ascend-migrate-eglot-contact))

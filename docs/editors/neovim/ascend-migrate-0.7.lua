@@ -1,9 +1,11 @@
 -- ascend-migrate for Neovim 0.7 (Debian 12's neovim): vim.lsp.start_client + buf_attach_client, one
 -- server per project root. Use as is: copy to ~/.config/nvim/plugin/ascend-migrate.lua.
--- Needs `python3 -m pip install ascend-migrate`; set vim.g.ascend_migrate_python first to use another
--- Python. This file is what tests/e2e/test_neovim.py loads, so it is checked in CI.
+-- Needs `python3 -m pip install ascend-migrate`; set vim.g.ascend_migrate_command first to use another
+-- install (a project's .venv/bin/ascend-migrate). Not `python -m ascend_migrate`: with the project as working
+-- directory, Python would import a project file named ascend_migrate.py before any of our code runs.
+-- This file is what tests/e2e/test_neovim.py loads, so it is checked in CI.
 
-local python = vim.g.ascend_migrate_python or "python3"
+local command = vim.g.ascend_migrate_command or "ascend-migrate"
 local root_markers = { "pyproject.toml", "setup.cfg", "setup.py", ".git" }
 local clients_by_root = {}
 
@@ -29,7 +31,7 @@ local function attach(bufnr)
   if not client_id or not vim.lsp.get_client_by_id(client_id) then
     client_id = vim.lsp.start_client({
       name = "ascend_migrate",
-      cmd = { python, "-m", "ascend_migrate", "serve" },
+      cmd = { command, "serve" },
       root_dir = root,
       -- Every key is in docs/editors/README.md.
       settings = { ascendMigrate = { target = "npu", torchVersion = "2.8", mindsporeVersion = "2.10" } },

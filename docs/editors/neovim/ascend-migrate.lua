@@ -1,14 +1,15 @@
 -- ascend-migrate for Neovim 0.11 and later (vim.lsp.config / vim.lsp.enable).
 -- Use as is: copy to ~/.config/nvim/plugin/ascend-migrate.lua (or paste into init.lua).
--- Needs `python3 -m pip install ascend-migrate` in the Python below. For Neovim 0.8-0.10 use
--- ascend-migrate-0.8.lua, for 0.7 ascend-migrate-0.7.lua.
+-- Needs `python3 -m pip install ascend-migrate`. For Neovim 0.8-0.10 use ascend-migrate-0.8.lua, for 0.7
+-- ascend-migrate-0.7.lua.
 
--- The Python that has ascend-migrate installed (set vim.g.ascend_migrate_python before this file runs,
--- for example to a project's .venv/bin/python).
-local python = vim.g.ascend_migrate_python or "python3"
+-- The console script the install made (set vim.g.ascend_migrate_command before this file runs, for example
+-- to a project's .venv/bin/ascend-migrate). Not `python -m ascend_migrate`: with the project as working
+-- directory, Python would import a project file named ascend_migrate.py before any of our code runs.
+local command = vim.g.ascend_migrate_command or "ascend-migrate"
 
 vim.lsp.config("ascend_migrate", {
-  cmd = { python, "-m", "ascend_migrate", "serve" },
+  cmd = { command, "serve" },
   filetypes = { "python" },
   root_markers = { "pyproject.toml", "setup.cfg", "setup.py", ".git" },
   -- Answered to the server's workspace/configuration request; see docs/editors/README.md for every key.

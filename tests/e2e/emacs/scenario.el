@@ -42,8 +42,8 @@
 (defun lsp-diagnostic (flymake-diagnostic)
   (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data flymake-diagnostic))))
 
-;; The documented set-up, loaded as is; only the Python is this test's own.
-(setq ascend-migrate-python (plist-get scenario :python))
+;; The documented set-up, loaded as is; only the install is this test's own.
+(setq ascend-migrate-command (plist-get scenario :console_script))
 (load (plist-get scenario :setup) nil t)
 (setq eglot-sync-connect t
       eglot-autoshutdown t

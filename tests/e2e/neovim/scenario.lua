@@ -21,7 +21,7 @@ end
 
 -- The documented set-up (docs/editors/neovim/ascend-migrate-0.7.lua) starts and attaches the server on
 -- the FileType event, exactly as it would in a user's configuration.
-vim.g.ascend_migrate_python = scenario.python
+vim.g.ascend_migrate_command = scenario.console_script
 dofile(scenario.setup)
 vim.cmd("edit " .. vim.fn.fnameescape(scenario.file))
 local bufnr = vim.api.nvim_get_current_buf()

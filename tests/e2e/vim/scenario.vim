@@ -32,7 +32,7 @@ let g:ale_lint_on_enter = 1
 let g:ale_lint_on_text_changed = 'never'
 let g:ale_echo_cursor = 0
 let g:ale_set_loclist = 0
-let g:ascend_migrate_python = s:scenario.python
+let g:ascend_migrate_command = s:scenario.console_script
 execute 'source' fnameescape(s:scenario.setup)
 
 execute 'edit' fnameescape(s:scenario.file)

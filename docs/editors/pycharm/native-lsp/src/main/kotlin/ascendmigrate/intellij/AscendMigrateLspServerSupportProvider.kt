@@ -1,4 +1,4 @@
-// Starts `python -m ascend_migrate serve` for the Python files of a project, with the IDE's LSP client.
+// Starts `ascend-migrate serve` (the console script) for the Python files of a project, with the IDE's LSP client.
 package ascendmigrate.intellij
 
 import com.intellij.execution.configurations.GeneralCommandLine
@@ -37,21 +37,18 @@ private class AscendMigrateServerDescriptor(project: Project) :
     override fun isSupportedFile(file: VirtualFile) = isPython(file)
 
     override fun createCommandLine(): GeneralCommandLine =
-        GeneralCommandLine(python(), "-m", "ascend_migrate", "serve").withWorkDirectory(project.basePath)
+        GeneralCommandLine(consoleScript(), "serve").withWorkDirectory(project.basePath)
 
     override fun createInitializationOptions(): Any = mapOf("ascendMigrate" to settings)
 
     override fun getWorkspaceConfiguration(item: ConfigurationItem): Any? =
         if (item.section == "ascendMigrate") settings else null
 
-    /** The project's .venv when it has one, else $ASCEND_MIGRATE_PYTHON, else python3 on PATH. */
-    private fun python(): String {
-        val base = project.basePath
-        val candidates = listOfNotNull(
-            System.getenv("ASCEND_MIGRATE_PYTHON"),
-            base?.let { "$it/.venv/bin/python" },
-            base?.let { "$it/.venv/Scripts/python.exe" },
-        )
-        return candidates.firstOrNull { File(it).canExecute() } ?: "python3"
-    }
+    /**
+     * $ASCEND_MIGRATE_COMMAND, else `ascend-migrate` on PATH. Never `python -m ascend_migrate` (with the project
+     * as working directory Python would import a project file named ascend_migrate.py first), and never an
+     * executable found inside the project (an untrusted repository could ship its own .venv/bin).
+     */
+    private fun consoleScript(): String =
+        System.getenv("ASCEND_MIGRATE_COMMAND")?.takeIf { File(it).canExecute() } ?: "ascend-migrate"
 }
