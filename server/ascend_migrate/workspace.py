@@ -186,13 +186,17 @@ class _GitignoreStack:
 
 def read_source(path: Path) -> str:
     """The text of a Python file as Python reads it (PEP 263 coding cookie, BOM), or raises ValueError/OSError."""
+    return decode_source(read_source_bytes(path))
+
+
+def read_source_bytes(path: Path) -> bytes:
+    """The bytes of a regular file within the size limit, or raises ValueError/OSError."""
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
         raise ValueError("not a regular file")
     if info.st_size > MAX_FILE_BYTES:
         raise ValueError(f"file is {info.st_size} bytes; files over {MAX_FILE_BYTES // (1024 * 1024)} MiB are skipped")
-    data = path.read_bytes()
-    return decode_source(data)
+    return path.read_bytes()
 
 
 def decode_source(data: bytes) -> str:

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
@@ -267,3 +268,37 @@ def test_sarif_links_a_file_name_that_is_not_utf8_by_its_own_bytes(tmp_path):
     uris = {result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for result in run["results"]}
     assert uris == {"project/caf%E9.py"}
     assert unquote_to_bytes("project/caf%E9.py") == b"project/caf\xe9.py"
+
+
+# --- fix --write and an editor saving at the same time -------------------------------------------------------
+
+def test_fix_write_never_overwrites_an_edit_saved_while_the_file_was_being_fixed(tmp_path):
+    """The user saves train.py after fix has read it and before fix writes it: the saved text survives, the run
+    says so and exits 1, and the other file is still fixed. The moment of the read is seen through the file's
+    access time (the file system updates it on the first read after a change, under relatime)."""
+    root = tmp_path / "project"
+    root.mkdir()
+    # Long enough to fix that the save lands between the read and the write (~20,000 fixes: a few seconds).
+    slow = root / "train.py"
+    slow.write_text("import torch\n\n" + "torch.cuda.synchronize()\n" * 20_000, encoding="utf-8")
+    other = root / "eval.py"
+    other.write_text(SCRIPT, encoding="utf-8")
+    written = os.stat(slow)
+    os.utime(slow, ns=(written.st_mtime_ns - 10**10, written.st_mtime_ns))
+    before_read = os.stat(slow).st_atime_ns
+    open(slow, "rb").close()  # opening without reading leaves the access time alone: check the file system's rule
+    environment = dict(os.environ, ASCEND_MIGRATE_MAPPINGS=str(Path(__file__).resolve().parents[1] / "fixtures" / "mappings"))
+    process = subprocess.Popen([str(Path(sys.executable).with_name("ascend-migrate")), "fix", "--write", "train.py", "eval.py"],
+                               cwd=root, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while os.stat(slow).st_atime_ns == before_read and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    if process.poll() is not None and os.stat(slow).st_atime_ns == before_read:
+        pytest.skip("this file system does not update access times, so the moment of the read cannot be seen")
+    saved_by_the_user = "import torch\n\nprint('saved in the editor')\n"
+    slow.write_text(saved_by_the_user, encoding="utf-8")
+    _, stderr = process.communicate(timeout=300)
+    assert slow.read_text(encoding="utf-8") == saved_by_the_user
+    assert "train.py: not written: the file changed on disk while it was being fixed" in stderr
+    assert process.returncode == 1
+    assert other.read_text(encoding="utf-8").endswith(FIXED)

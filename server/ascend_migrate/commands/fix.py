@@ -2,8 +2,10 @@
 
 Each file is analysed, fixed, and analysed again until nothing changes (at most a few passes: a fix that
 overlapped another lands in the next pass). Files that do not parse are reported and never touched.
-Writes are atomic (a temporary file beside the real file, then a rename) and keep the file's mode,
-encoding, byte-order mark and line breaks. Every change is listed on stderr, and with --report in a CSV
+Each file is written as soon as it is fixed, and only when its bytes on disk are still those that were read
+(an edit saved meanwhile is never overwritten: the file is reported and left alone). Writes are atomic (a
+temporary file beside the real file, synced, then a rename) and keep the file's mode, encoding, byte-order
+mark and line breaks. Every change is listed on stderr, and with --report in a CSV
 or JSON file: file, line, code, before, after.
 """
 
@@ -49,6 +51,7 @@ class _Outcome:
     path: str
     original: str
     text: str
+    digest: bytes = b""  # SHA-256 of the bytes read: the file is written only while its bytes still match
     applied: int = 0  # fixes applied (findings fixed)
     changes: list = field(default_factory=list)  # list[Change]
     skipped: list = field(default_factory=list)  # list[SkippedFix]
@@ -76,24 +79,23 @@ def run(arguments: argparse.Namespace) -> int:
     work = [(str(path), _display_path(path)) for path in discovered.files]
     jobs = arguments.jobs if arguments.jobs > 0 else (len(os.sched_getaffinity(0)) or 1)
     try:
-        results = list(_fix_files(work, settings, arguments.unsafe, jobs))
+        # Each file is written as soon as its fix is known, so the time in which an edit saved by the user could
+        # race the write is one file's fix, not the whole run; _write refuses when the bytes changed even so.
+        for (path_text, display), (outcome, skip) in zip(work, _fix_files(work, settings, arguments.unsafe, jobs)):
+            if skip is not None:
+                problems.append((display, skip[0], skip[1]))
+                continue
+            outcomes.append(outcome)
+            if arguments.write and outcome.text != outcome.original:
+                path = Path(path_text)
+                refusal = guard.refusal(path) or _write(path, outcome.text, outcome.digest)
+                if refusal is not None:
+                    problems.append((display, None, refusal))
+                    outcome.changes.clear()
+                    outcome.applied = 0
     except KnowledgeBaseError as error:
         print_error(f"the knowledge base is broken: {error}")
         return EXIT_USAGE
-    for (path_text, display), (outcome, skip) in zip(work, results):
-        path = Path(path_text)
-        if skip is not None:
-            problems.append((display, skip[0], skip[1]))
-            continue
-        outcomes.append(outcome)
-        if arguments.write and outcome.text != outcome.original:
-            refusal = guard.refusal(path)
-            if refusal is None:
-                refusal = _write(path, outcome.text)
-            if refusal is not None:
-                problems.append((display, None, refusal))
-                outcome.changes.clear()
-                outcome.applied = 0
     changed = [outcome for outcome in outcomes if outcome.text != outcome.original]
     if not arguments.write:
         _print_diff(changed)
@@ -141,10 +143,11 @@ class _Skip(Exception):
 def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) -> _Outcome:
     from ascend_migrate.fixes import fix_all
     from ascend_migrate.fixes.syntax import parse
-    from ascend_migrate.workspace import read_source
+    from ascend_migrate.workspace import decode_source, read_source_bytes
 
     try:
-        original = read_source(path)
+        data = read_source_bytes(path)
+        original = decode_source(data)
     except (OSError, ValueError) as error:
         message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise _Skip(f"cannot read: {message}") from None
@@ -152,7 +155,7 @@ def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) ->
         parse(original)
     except SyntaxError as error:
         raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
-    outcome = _Outcome(display, original, original)
+    outcome = _Outcome(display, original, original, _sha256(data))
     for _ in range(MAX_PASSES):
         findings = analyze_file(outcome.text, display, settings).findings
         result = fix_all(outcome.text, findings, unsafe=unsafe)
@@ -189,18 +192,36 @@ class _WriteGuard:
         return f"not written: it is a symlink to {real}, outside the given paths"
 
 
-def _write(path: Path, text: str) -> str | None:
-    """Write `text` over the file `path` points to, atomically, in the file's encoding; a reason on failure."""
+CHANGED_SINCE_READ = "not written: the file changed on disk while it was being fixed; run fix again"
+
+
+def _sha256(data: bytes) -> bytes:
+    import hashlib
+
+    return hashlib.sha256(data).digest()
+
+
+def _unchanged(path: Path, digest: bytes) -> bool:
+    with open(path, "rb") as handle:
+        return _sha256(handle.read()) == digest
+
+
+def _write(path: Path, text: str, digest: bytes) -> str | None:
+    """Write `text` over the file `path` points to, atomically, in the file's encoding, if its bytes still have
+    the SHA-256 `digest` they had when read; a reason when not written."""
     import codecs
+    import io
     import tempfile
     import tokenize
 
     real = path.resolve()
     try:
         with open(real, "rb") as handle:
-            encoding, _ = tokenize.detect_encoding(handle.readline)
-            handle.seek(0)
-            has_bom = handle.read(3) == codecs.BOM_UTF8
+            current = handle.read()
+        if _sha256(current) != digest:
+            return CHANGED_SINCE_READ
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(current).readline)
+        has_bom = current.startswith(codecs.BOM_UTF8)
         data = text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
         if has_bom:
             data = codecs.BOM_UTF8 + data
@@ -211,7 +232,13 @@ def _write(path: Path, text: str) -> str | None:
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())  # the new bytes are on disk before the rename makes them the file
         os.chmod(temporary, mode)
+        # Checked again just before the rename: an edit saved while the temporary file was written wins.
+        if not _unchanged(real, digest):
+            os.unlink(temporary)
+            return CHANGED_SINCE_READ
         os.replace(temporary, real)
     except OSError as error:
         try:
