@@ -17,7 +17,9 @@ misses. A cache that cannot be read, or a call the cache does not understand, fa
 `compile`. When it is written, it keeps only the entries this process used, so it never grows stale.
 
 The file lives beside the knowledge base's cache (`kb.cache.cache_directory()`, so ASCEND_MIGRATE_CACHE_DIR
-applies, and an empty value turns it off) and is written atomically when new code was compiled.
+applies, and an empty value turns it off) and is written atomically when new code was compiled. Its code runs
+as attrs' methods, so it is read under the same rule as that cache: only a file no other user could have
+written (`kb.cache.open_private`).
 """
 
 from __future__ import annotations
@@ -67,8 +69,11 @@ class GeneratedCodeCache:
         """Write the cache if anything was compiled since it was read; False when it could not be written."""
         if self.path is None or not self.added:
             return True
+        from ascend_migrate.kb.cache import make_private_directory
+
+        if not make_private_directory(self.path.parent):
+            return False
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             descriptor, temporary = tempfile.mkstemp(prefix=".generated-", suffix=".tmp", dir=self.path.parent)
             try:
                 with os.fdopen(descriptor, "wb") as handle:
@@ -110,8 +115,13 @@ def cache_path() -> Path | None:
 
 
 def _read(path: Path) -> dict[bytes, CodeType]:
+    from ascend_migrate.kb.cache import open_private
+
     try:
-        with open(path, "rb") as handle:
+        handle = open_private(path)
+        if handle is None:
+            return {}
+        with handle:
             known = marshal.load(handle)
     except (OSError, EOFError, ValueError, TypeError):
         return {}

@@ -6,6 +6,7 @@ directory with ASCEND_MIGRATE_MAPPINGS, the config in a temporary pyproject.toml
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -199,3 +200,25 @@ def test_the_server_with_an_alias_bomb_in_its_mappings_says_so_once_and_stays_up
         assert server.shutdown() == 0
     finally:
         server.kill()
+
+
+def mappings_with(tmp_path: Path, name: str, make) -> Path:
+    mappings = tmp_path / "mappings"
+    mappings.mkdir()
+    (mappings / "engine.yaml").write_text(ENGINE_TABLE, encoding="utf-8")
+    make(mappings / name)
+    (tmp_path / "train.py").write_text("import torch\ntorch.cuda.synchronize()\n", encoding="utf-8")
+    return mappings
+
+
+@pytest.mark.parametrize("name, make, why", [
+    ("pipe.yaml", os.mkfifo, "not a regular file (a pipe, a device or a directory); a table must be a file"),
+    ("zero.yaml", lambda path: path.symlink_to("/dev/zero"), "not a regular file (a pipe, a device or a directory); a table must be a file"),
+    ("folder.yaml", lambda path: path.mkdir(), "not a regular file (a pipe, a device or a directory); a table must be a file"),
+])
+def test_a_mappings_entry_that_is_not_a_regular_file_is_refused_at_once(tmp_path, name, make, why):
+    """A FIFO used to hang the load and a link to /dev/zero to read until killed: both now fail in one line."""
+    mappings = mappings_with(tmp_path, name, make)
+    completed = run_cli("scan", "train.py", cwd=tmp_path, mappings=mappings, timeout=60)
+    assert completed.returncode == 2
+    assert completed.stderr == f"ascend-migrate: error: the knowledge base is broken: {mappings}/{name}: {why}\n"

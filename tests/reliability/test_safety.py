@@ -6,6 +6,7 @@ from __future__ import annotations
 import html.parser
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -302,3 +303,85 @@ def test_fix_write_never_overwrites_an_edit_saved_while_the_file_was_being_fixed
     assert "train.py: not written: the file changed on disk while it was being fixed" in stderr
     assert process.returncode == 1
     assert other.read_text(encoding="utf-8").endswith(FIXED)
+
+
+# --- caches that another user could have written -------------------------------------------------------------
+
+class _RunsWhenUnpickled:
+    """A pickle that creates `marker` when loaded: what another user could put in a shared cache directory."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+NOBODY = 65534
+
+
+def poisoned_cache(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    """A project, a cache directory filled by a real scan, and every kb pickle in it replaced by a payload."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "train.py").write_text(SCRIPT, encoding="utf-8")
+    cache = tmp_path / "cache"
+    environment = dict(os.environ, ASCEND_MIGRATE_CACHE_DIR=str(cache),
+                       ASCEND_MIGRATE_MAPPINGS=str(Path(__file__).resolve().parents[1] / "fixtures" / "mappings"))
+    command = [str(Path(sys.executable).with_name("ascend-migrate")), "scan", "--format", "json", "."]
+    assert subprocess.run(command, cwd=root, env=environment, capture_output=True, timeout=120).returncode == 0
+    pickles = sorted(cache.glob("kb-*.pickle"))
+    assert pickles, "the scan did not write its knowledge-base cache"
+    marker = tmp_path / "MARKER_cache"
+    for path in pickles:
+        path.write_bytes(pickle.dumps(_RunsWhenUnpickled(marker)))
+    return root, cache, environment
+
+
+def scan_with(root: Path, environment: dict[str, str]) -> dict:
+    command = [str(Path(sys.executable).with_name("ascend-migrate")), "scan", "--format", "json", "."]
+    completed = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_cache_file_of_another_user_is_never_loaded(tmp_path):
+    root, cache, environment = poisoned_cache(tmp_path)
+    for path in cache.glob("kb-*.pickle"):
+        os.chown(path, NOBODY, NOBODY)
+    report = scan_with(root, environment)
+    assert not (tmp_path / "MARKER_cache").exists()
+    assert [finding["code"] for finding in report["findings"]] == ["NPU101"]  # the YAML was read instead
+
+
+@pytest.mark.parametrize("writable_by_others", ["file", "directory"])
+def test_a_cache_that_others_could_write_is_never_loaded(tmp_path, writable_by_others):
+    root, cache, environment = poisoned_cache(tmp_path)
+    for path in ([cache] if writable_by_others == "directory" else list(cache.glob("kb-*.pickle"))):
+        os.chmod(path, 0o777 if path.is_dir() else 0o666)
+    scan_with(root, environment)
+    assert not (tmp_path / "MARKER_cache").exists()
+
+
+def test_the_same_cache_file_is_loaded_when_it_is_private(tmp_path):
+    """The guard of the two tests above: a private poisoned pickle IS loaded, so they test the check, not luck."""
+    root, cache, environment = poisoned_cache(tmp_path)
+    command = [str(Path(sys.executable).with_name("ascend-migrate")), "scan", "--format", "json", "."]
+    subprocess.run(command, cwd=root, env=environment, capture_output=True, timeout=120)
+    assert (tmp_path / "MARKER_cache").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_generated_code_of_another_user_is_never_loaded(tmp_path):
+    import marshal
+
+    from ascend_migrate import generated_code_cache
+
+    (tmp_path / "cache").mkdir(mode=0o700)
+    path = tmp_path / "cache" / "generated-code.marshal"
+    path.write_bytes(marshal.dumps({b"k" * 16: compile("open('MARKER', 'w')", "<attrs generated>", "exec")}))
+    path.chmod(0o600)
+    assert list(generated_code_cache._read(path)) == [b"k" * 16]
+    os.chown(path, NOBODY, NOBODY)
+    assert generated_code_cache._read(path) == {}

@@ -4,6 +4,11 @@ The cache file is keyed by a hash of every mappings file's name and bytes and by
 an edited table is never served stale. It lives in the user's cache directory (XDG_CACHE_HOME, else
 ~/.cache; ASCEND_MIGRATE_CACHE_DIR overrides it, and an empty value turns the cache off). A cache that
 cannot be read or written is ignored: the YAML is the source of truth.
+
+Loading a pickle (or the marshalled code of generated_code_cache) runs what it says, so a cache file is read
+only when nobody but this user could have written it: the directory and the file belong to this user and are
+writable by no one else, and the file is a regular file, not a link (`open_private`). A cache directory that
+others can write (a shared ASCEND_MIGRATE_CACHE_DIR, or /tmp itself) is neither read nor written.
 """
 
 from __future__ import annotations
@@ -11,11 +16,13 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 import tempfile
 import time
 from pathlib import Path
 
 from ascend_migrate import __version__
+from ascend_migrate.kb.table_files import read_table_bytes
 
 _FORMAT = 1
 
@@ -26,6 +33,46 @@ def cache_directory() -> Path | None:
         return Path(configured) if configured else None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "ascend-migrate"
+
+
+def _private(info: os.stat_result) -> bool:
+    """Owned by this user (where the system has users) and writable by nobody else."""
+    owned = not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
+    return owned and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def private_directory(directory: Path) -> bool:
+    """True when `directory` exists, is a directory and is private (see `_private`)."""
+    try:
+        info = os.stat(directory)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and _private(info)
+
+
+def make_private_directory(directory: Path) -> bool:
+    """Create `directory` (owner-only) if needed; True when it may be written to."""
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return private_directory(directory)
+
+
+def open_private(path: Path):
+    """`path` opened for reading in binary, or None unless it is a private regular file in a private directory:
+    a file that another user could have written is never loaded, since loading it would run its code."""
+    if not private_directory(path.parent):
+        return None
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    info = os.fstat(descriptor)
+    if not (stat.S_ISREG(info.st_mode) and _private(info)):
+        os.close(descriptor)
+        return None
+    return os.fdopen(descriptor, "rb")
 
 
 def _schema_signature() -> str:
@@ -43,7 +90,7 @@ def tables_digest(paths: list[Path]) -> str:
     digest = hashlib.sha256(f"{_FORMAT}:{__version__}:{_schema_signature()}".encode())
     for path in paths:
         digest.update(path.name.encode() + b"\0")
-        digest.update(path.read_bytes())
+        digest.update(read_table_bytes(path))
         digest.update(b"\0")
     return digest.hexdigest()[:32]
 
@@ -53,7 +100,10 @@ def load(digest: str):
     if directory is None:
         return None
     try:
-        with open(directory / f"kb-{digest}.pickle", "rb") as handle:
+        handle = open_private(directory / f"kb-{digest}.pickle")
+        if handle is None:
+            return None
+        with handle:
             return pickle.load(handle)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
@@ -63,8 +113,9 @@ def store(digest: str, value) -> None:
     directory = cache_directory()
     if directory is None:
         return
+    if not make_private_directory(directory):
+        return
     try:
-        directory.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(prefix=".kb-", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(descriptor, "wb") as handle:

@@ -1,7 +1,7 @@
 """Reading mappings/*.yaml into entries, with errors that name the file, the line and the key.
 
 Only safe YAML is read, anchors and aliases are refused (they are how alias bombs blow up), and a file over
-MAX_FILE_BYTES is refused before it is parsed.
+MAX_FILE_BYTES (kb.table_files) is refused before it is parsed.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import yaml
 from ascend_migrate.analysis.codes import CODES
 from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, ROUTES, SEVERITIES
 from ascend_migrate.kb.errors import KnowledgeBaseError
+from ascend_migrate.kb.table_files import read_table_bytes
 from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, Entry, ParameterDifference
 from ascend_migrate.kb.versions import VersionRangeError, parse_range
 
-MAX_FILE_BYTES = 32 * 1024 * 1024
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STRING_TAG = "tag:yaml.org,2002:str"
 
@@ -56,11 +56,9 @@ PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_defaul
 
 def load_table(path: Path) -> tuple[list[Entry], dict[str, list[str]]]:
     """The entries of one mappings file and its inventory (module → public names), validated."""
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise KnowledgeBaseError(path, None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
+    data = read_table_bytes(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise KnowledgeBaseError(path, None, f"not valid UTF-8: {error.reason} at byte {error.start}") from None
     return parse_table(text, path)
