@@ -128,6 +128,16 @@ def test_the_report_as_csv(project):
     ]
 
 
+@pytest.mark.parametrize("name", ["=HYPERLINK(1).py", "@SUM(1).py", "+1.py", "-1.py"])
+def test_the_csv_report_never_starts_a_cell_with_a_formula(project, name):
+    """A spreadsheet runs a cell that starts with = + - @; the report keeps the name readable and inert."""
+    (project / name).write_text(SCRIPT)
+    main(["fix", "--target", "npu", "--report", "changes.csv", "--", name])
+    with open(project / "changes.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert {row["file"] for row in rows} == {" " + name}
+
+
 def test_the_report_as_json_lists_unsafe_fixes_left(project):
     (project / "train.py").write_text("import torch\noptimizer = torch.optim.AdamW(params)\n")
     main(["fix", "--target", "npu", "--report", "changes.json", "train.py"])

@@ -385,3 +385,35 @@ def test_generated_code_of_another_user_is_never_loaded(tmp_path):
     assert list(generated_code_cache._read(path)) == [b"k" * 16]
     os.chown(path, NOBODY, NOBODY)
     assert generated_code_cache._read(path) == {}
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_an_interrupted_fix_write_names_what_it_wrote_and_leaves_no_half_written_file(tmp_path, signal_name):
+    import signal
+
+    root = tmp_path / "project"
+    root.mkdir()
+    original = "import torch\n\n" + "torch.cuda.synchronize()\n" * 2_000
+    names = [f"step_{index:02}.py" for index in range(60)]
+    for name in names:
+        (root / name).write_text(original, encoding="utf-8")
+    environment = dict(os.environ, ASCEND_MIGRATE_MAPPINGS=str(Path(__file__).resolve().parents[1] / "fixtures" / "mappings"))
+    process = subprocess.Popen([str(Path(sys.executable).with_name("ascend-migrate")), "fix", "--write", "."],
+                               cwd=root, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while (root / names[0]).read_text(encoding="utf-8") == original and time.monotonic() < deadline:
+        time.sleep(0.01)
+    process.send_signal(getattr(signal, signal_name))
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    last_line = stderr.strip().splitlines()[-1]
+    assert last_line.startswith("ascend-migrate: interrupted after "), stderr
+    written = last_line.split("written: ", 1)[1].split(", ")
+    assert written[0] == names[0] and len(written) < len(names)
+    for name in names:
+        text = (root / name).read_text(encoding="utf-8")
+        if name in written:
+            assert "torch.cuda" not in text and text.count("torch.npu.synchronize()") == 2_000, name
+        else:
+            assert text == original, name
+    assert sorted(path.name for path in root.iterdir()) == names  # no temporary file left behind

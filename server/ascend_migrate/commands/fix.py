@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,24 +79,35 @@ def run(arguments: argparse.Namespace) -> int:
     guard = _WriteGuard(paths)
     work = [(str(path), _display_path(path)) for path in discovered.files]
     jobs = arguments.jobs if arguments.jobs > 0 else (len(os.sched_getaffinity(0)) or 1)
+    interrupted = False
     try:
         # Each file is written as soon as its fix is known, so the time in which an edit saved by the user could
         # race the write is one file's fix, not the whole run; _write refuses when the bytes changed even so.
-        for (path_text, display), (outcome, skip) in zip(work, _fix_files(work, settings, arguments.unsafe, jobs)):
-            if skip is not None:
-                problems.append((display, skip[0], skip[1]))
-                continue
-            outcomes.append(outcome)
-            if arguments.write and outcome.text != outcome.original:
-                path = Path(path_text)
-                refusal = guard.refusal(path) or _write(path, outcome.text, outcome.digest)
-                if refusal is not None:
-                    problems.append((display, None, refusal))
-                    outcome.changes.clear()
-                    outcome.applied = 0
+        with _termination_as_interrupt():
+            for (path_text, display), (outcome, skip) in zip(work, _fix_files(work, settings, arguments.unsafe, jobs)):
+                if skip is not None:
+                    problems.append((display, skip[0], skip[1]))
+                    continue
+                if arguments.write and outcome.text != outcome.original:
+                    path = Path(path_text)
+                    refusal = guard.refusal(path) or _write(path, outcome.text, outcome.digest)
+                    if refusal is not None:
+                        problems.append((display, None, refusal))
+                        outcome.changes.clear()
+                        outcome.applied = 0
+                outcomes.append(outcome)
     except KnowledgeBaseError as error:
         print_error(f"the knowledge base is broken: {error}")
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM: every file in `outcomes` is complete (written, or left as it was); say which.
+        interrupted = True
+    if interrupted:
+        _print_changes(outcomes, problems, arguments.write)
+        written = [outcome.path for outcome in outcomes if arguments.write and outcome.changes]
+        print(f"ascend-migrate: interrupted after {len(outcomes)} of {len(work)} files; "
+              + (f"written: {', '.join(written)}" if written else "no file was written"), file=sys.stderr)
+        return 130
     changed = [outcome for outcome in outcomes if outcome.text != outcome.original]
     if not arguments.write:
         _print_diff(changed)
@@ -109,6 +121,26 @@ def run(arguments: argparse.Namespace) -> int:
     if problems or (changed and not arguments.write):
         return EXIT_CHANGES_OR_ERRORS
     return EXIT_CLEAN
+
+
+@contextmanager
+def _termination_as_interrupt():
+    """SIGTERM handled like Ctrl-C while files are fixed and written, so the run ends between two files and
+    says what it wrote, instead of dying wherever it is."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (fix called from a test runner's worker): leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _fix_files(work: list[tuple[str, str]], settings, unsafe: bool, jobs: int):
@@ -240,12 +272,14 @@ def _write(path: Path, text: str, digest: bytes) -> str | None:
             os.unlink(temporary)
             return CHANGED_SINCE_READ
         os.replace(temporary, real)
-    except OSError as error:
+    except BaseException as error:  # an interruption too: never leave the temporary file behind
         try:
             os.unlink(temporary)
         except OSError:
             pass
-        return f"not written: {error.strerror or error}"
+        if isinstance(error, OSError):
+            return f"not written: {error.strerror or error}"
+        raise
     return None
 
 
@@ -309,6 +343,7 @@ def _write_report(output: Path, outcomes: list[_Outcome], problems: list) -> Non
     import io
     import json
 
+    from ascend_migrate.reports.csv_report import neutralise_formula
     from ascend_migrate.reports.output import write_atomically
 
     rows = [
@@ -328,6 +363,7 @@ def _write_report(output: Path, outcomes: list[_Outcome], problems: list) -> Non
         buffer = io.StringIO()
         table = csv.DictWriter(buffer, fieldnames=["file", "line", "code", "title", "before", "after"], lineterminator="\n")
         table.writeheader()
-        table.writerows(rows)
+        # File names and code may begin with = + - @: never let a spreadsheet run them (as scan's CSV does).
+        table.writerows({key: neutralise_formula(value) for key, value in row.items()} for row in rows)
         text = buffer.getvalue()
     write_atomically(output, text.encode("utf-8"))
