@@ -85,12 +85,32 @@ def _version(value: Any) -> str:
     return text
 
 
+# Settings are written by hand: far larger lists or patterns are an attack or an accident, and every file's
+# analysis (every keystroke in the editor) pays for them, so they are refused with the limit named.
+MAX_SETTING_ITEMS = 1000
+MAX_PATTERN_CHARACTERS = 1000
+
+
 def _string_list(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [part.strip() for part in value.split(",") if part.strip()]
     if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
-        raise ValueError(f"must be a list of strings, got {value!r}")
+        raise ValueError(f"must be a list of strings, got {_abridged(value)}")
+    _check_size(value)
     return tuple(value)
+
+
+def _check_size(items) -> None:
+    if len(items) > MAX_SETTING_ITEMS:
+        raise ValueError(f"has {len(items)} entries; at most {MAX_SETTING_ITEMS} are accepted")
+    for item in items:
+        if len(item) > MAX_PATTERN_CHARACTERS:
+            raise ValueError(f"{_abridged(item)} is {len(item)} characters long; at most {MAX_PATTERN_CHARACTERS} are accepted")
+
+
+def _abridged(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:60]}... ({len(text)} characters)"
 
 
 def _codes(value: Any) -> tuple[str, ...]:
@@ -105,7 +125,8 @@ def _codes(value: Any) -> tuple[str, ...]:
 
 def _per_path_ignores(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
-        raise ValueError(f"must be a table of glob → list of codes, got {value!r}")
+        raise ValueError(f"must be a table of glob → list of codes, got {_abridged(value)}")
+    _check_size(list(value))
     return tuple((pattern, _codes(codes)) for pattern, codes in value.items())
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.config import Settings
+from ascend_migrate.gitignore import GitignoreTree
 
 MAX_FILE_BYTES = 32 * 1024 * 1024  # a larger .py file is generated data, not code to port
 
@@ -73,7 +74,7 @@ def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Pa
     # objects, fnmatch per pattern and a realpath() per file made discovery a tenth of a scan's own time.
     excluded = _exclusion_matcher(settings.all_excludes())
     visited_directories: set[tuple[int, int]] = set()
-    ignore_specs = _GitignoreStack(settings.respect_gitignore)
+    ignore_specs = _GitignoreStack(settings.respect_gitignore, skipped)
     root_real = str(root.resolve())
     # (the directory, its path relative to the root in posix form, its real path with symlinks resolved)
     stack: list[tuple[Path, str, str]] = [(root, "", root_real)]
@@ -153,35 +154,38 @@ def _is_inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+# A .gitignore larger than this is not a hand-written one; it is read no further (and said so).
+MAX_GITIGNORE_BYTES = 1024 * 1024
+
+
 class _GitignoreStack:
     """The .gitignore files that apply to the directories being walked (each applies below its directory)."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, skipped: list[FileError]) -> None:
         self.enabled = enabled
-        # (the directory's path relative to the walk's root, with a trailing "/" unless it is the root; its spec)
-        self.specs: list[tuple[str, object]] = []
+        self.skipped = skipped
+        self.tree = GitignoreTree()
 
     def enter(self, directory: Path, relative: str) -> None:
         if not self.enabled:
             return
         gitignore = directory / ".gitignore"
         try:  # is_file() raises too when the directory cannot be searched (the walk then reports it)
-            if gitignore.is_file():
-                import pathspec
-
-                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                self.specs.append((f"{relative}/" if relative else "", pathspec.GitIgnoreSpec.from_lines(lines)))
+            if not gitignore.is_file():
+                return
+            with open(gitignore, "rb") as handle:
+                data = handle.read(MAX_GITIGNORE_BYTES + 1)
         except OSError:
-            pass
+            return
+        if len(data) > MAX_GITIGNORE_BYTES:
+            self.skipped.append(FileError(str(gitignore), f"over {MAX_GITIGNORE_BYTES // 1024} KiB: only its first "
+                                          f"{MAX_GITIGNORE_BYTES // 1024} KiB are honoured"))
+            data = data[:MAX_GITIGNORE_BYTES].rsplit(b"\n", 1)[0]
+        self.tree.add(relative, data.decode("utf-8", errors="replace").splitlines())
 
     def ignored(self, relative: str, is_directory: bool) -> bool:
         """`relative`: the path from the walk's root, posix form."""
-        for base, spec in self.specs:
-            if relative.startswith(base):
-                below = relative[len(base):] + ("/" if is_directory else "")
-                if spec.match_file(below):  # type: ignore[attr-defined]
-                    return True
-        return False
+        return self.tree.ignored(relative, is_directory)
 
 
 def read_source(path: Path) -> str:

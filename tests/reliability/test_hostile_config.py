@@ -6,6 +6,7 @@ directory with ASCEND_MIGRATE_MAPPINGS, the config in a temporary pyproject.toml
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -150,6 +151,23 @@ def test_wrong_types_and_huge_values_in_the_config_name_file_and_key(tmp_path, t
         settings_from_pyproject(pyproject)
     source = f"{pyproject}" + ("" if "ascend-migrate = 5" in table else " [tool.ascend-migrate]")
     assert str(error.value).startswith(f"{source}: {message}")
+
+
+def test_a_pyproject_with_50000_per_path_ignores_is_refused_with_the_limit(tmp_path):
+    """50,000 globs made a 50-file scan take minutes and every keystroke seconds: refused in one line."""
+    globs = "\n".join(f'"generated/module_{index}.py" = ["NPU101"]' for index in range(50_000))
+    completed = scan_with_config(tmp_path, f"[tool.ascend-migrate.per-path-ignores]\n{globs}\n")
+    assert (completed.returncode, completed.stdout) == (2, "")
+    assert completed.stderr == (f"ascend-migrate: error: {tmp_path}/pyproject.toml [tool.ascend-migrate]: per-path-ignores: "
+                                "has 50000 entries; at most 1000 are accepted\n")
+
+
+def test_per_path_ignores_within_the_limit_apply_to_every_file(tmp_path):
+    globs = "\n".join(f'"generated/module_{index}.py" = ["NPU101"]' for index in range(999))
+    completed = scan_with_config(tmp_path, f'[tool.ascend-migrate.per-path-ignores]\n{globs}\n"train.py" = ["NPU101"]\n',
+                                 "--format", "json")
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout)["findings"] == []
 
 
 def test_a_bad_config_value_through_the_command_is_one_line_and_exit_2(tmp_path):

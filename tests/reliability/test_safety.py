@@ -417,3 +417,17 @@ def test_an_interrupted_fix_write_names_what_it_wrote_and_leaves_no_half_written
         else:
             assert text == original, name
     assert sorted(path.name for path in root.iterdir()) == names  # no temporary file left behind
+
+
+def test_a_hostile_gitignore_is_matched_in_linear_time(tmp_path):
+    """Fourteen lines of fourteen `**/a` over a 30-deep tree: minutes through a regular expression before."""
+    root = tmp_path / "project"
+    directory = root
+    for _ in range(30):
+        directory = directory / "a"
+        directory.mkdir(parents=True)
+        (directory / "model.py").write_text(SCRIPT, encoding="utf-8")
+    (root / ".gitignore").write_text(("/".join(["**/a"] * 14) + "/b\n") * 14, encoding="utf-8")
+    completed = run_cli("scan", "--format", "json", ".", cwd=root, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout)["files_scanned"] == 30

@@ -7,8 +7,10 @@ suppression comments) before anything is built, so filtered matches cost almost 
 from __future__ import annotations
 
 import ast
+import fnmatch
+import os
 import re
-from fnmatch import fnmatch
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY, code_matches
@@ -217,7 +219,22 @@ def _per_path_ignores(path: str, settings: Settings) -> tuple[str, ...]:
         return ()
     candidates = {path, PurePosixPath(path).name}
     codes: list[str] = []
-    for pattern, pattern_codes in settings.per_path_ignores:
-        if any(fnmatch(candidate, pattern) or fnmatch(candidate, f"*/{pattern}") for candidate in candidates):
+    for matches, pattern_codes in _compiled_per_path_ignores(settings.per_path_ignores):
+        if any(matches(candidate) for candidate in candidates):
             codes.extend(pattern_codes)
     return tuple(codes)
+
+
+@lru_cache(maxsize=16)
+def _compiled_per_path_ignores(per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...]):
+    """Each glob compiled once per configuration (as `pattern` or `*/pattern`, fnmatch's meaning), not once per
+    file and finding: the editor analyses on every keystroke."""
+    compiled = []
+    for pattern, pattern_codes in per_path_ignores:
+        anywhere = "|".join(fnmatch.translate(os.path.normcase(glob)) for glob in (pattern, f"*/{pattern}"))
+        compiled.append((_matcher(re.compile(anywhere)), pattern_codes))
+    return tuple(compiled)
+
+
+def _matcher(expression: re.Pattern):
+    return lambda text: expression.match(os.path.normcase(text)) is not None
