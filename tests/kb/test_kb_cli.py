@@ -130,7 +130,7 @@ def test_lookup_json_has_the_entry_fields(mappings):
     result = kb(mappings, "lookup", "torch.float32", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [{
-        "api": "torch.float32", "route": "mindspore", "category": "ms-equivalent", "code": "MS101", "match": "name",
+        "key": "sample:0", "api": "torch.float32", "route": "mindspore", "category": "ms-equivalent", "code": "MS101", "match": "name",
         "target": "mindspore.float32", "note": "", "suggestion": "", "parameters": [], "source_versions": "*",
         "target_versions": "*", "fix": "safe", "curated": True, "verified": "checked by hand",
         "provenance": "written for these tests", "docs": [], "receiver": "", "condition": "",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from lsp_session import CLIENTS, FIXTURES, config, diagnostics_for, encoding_of, open_document, start_session, wait_until
+from lsp_session import CLIENTS, FIXTURES, TEST_MAPPINGS, config, diagnostics_for, encoding_of, open_document, start_session, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -144,3 +146,11 @@ async def test_set_target_reanalyses_open_documents_for_the_new_route(client):
 async def test_lookup_takes_a_partial_name_as_typed(client):
     entries = await execute(client, "ascend-migrate.lookup", "torch.nn.Li")
     assert [entry["api"] for entry in entries] == ["torch.nn.Linear"]
+
+
+async def test_lookup_gives_the_same_json_as_kb_lookup(client):
+    """One function in kb/ makes the JSON; the editor's command and the CLI only render it."""
+    for name in ("torch.nn.Linear", "torch.cuda.synchronize"):
+        cli = subprocess.run([sys.executable, "-m", "ascend_migrate", "kb", "--mappings", str(TEST_MAPPINGS), "lookup", name, "--json"],
+                             capture_output=True, text=True, check=True)
+        assert await execute(client, "ascend-migrate.lookup", name) == json.loads(cli.stdout)

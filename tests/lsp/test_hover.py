@@ -82,3 +82,15 @@ async def test_hover_on_the_module_part_of_a_dotted_name_is_about_that_module(cl
 async def test_hover_on_plain_python_gives_nothing(client):
     assert await hover_at(client, 3, 2) is None
     assert await hover_at(client, 40, 0) is None
+
+
+async def test_hover_resolves_names_through_the_engines_bindings(client):
+    uri = "file:///project/imports.py"
+    text = "import os; import torch.nn.functional as F\nfrom torch import \\\n    nn as tnn\ny = F.relu(x)\nz = tnn.Sequential()\n"
+    open_document(client, uri, text)
+    await diagnostics_for(client, uri, 1)
+    for line, character, name in ((3, 7, "torch.nn.functional.relu"), (4, 9, "torch.nn.Sequential")):
+        hover = await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, character))
+        )
+        assert hover is not None and hover.contents.value.startswith(f"**`{name}`**"), (name, hover)

@@ -57,7 +57,7 @@ def test_a_malformed_message_is_dropped_and_the_server_keeps_serving(server, fra
     assert summary(server.diagnostics("file:///abuse/train.py", 1)) == [("NPU101", 2, 0, 2, 22)]
 
 
-# Found by this file (no answer at all, the client waited for ever); fixed in lsp/protocol.py (5107ec9).
+# Found by this file (no answer at all, the client waited for ever); fixed in lsp/protocol.py, now lsp/transport.py (5107ec9).
 @pytest.mark.parametrize("body", [b'{"jsonrpc": "2.0", "id": 5, "method": 7, "params": {}}', b'{"jsonrpc": "2.0", "id": 5, "params": {}}'],
                          ids=["method-a-number", "no-method"])
 def test_a_request_of_the_wrong_shape_gets_an_invalid_request_error(server, body):

@@ -133,87 +133,46 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
 # --- lookup ----------------------------------------------------------------------------------------------
 
 def _lookup(knowledge_base, arguments: argparse.Namespace) -> int:
-    from ascend_migrate.kb.numeric import load_record
+    from ascend_migrate.kb.lookup import lookup_json
 
     name = arguments.name.strip()
     if not name:
         print_error("kb lookup needs a non-empty NAME")
         return EXIT_USAGE
-    found = knowledge_base.lookup(name)
-    if not found and "." not in name:  # a bare method name: `view` finds torch.Tensor.view
-        found = [entry for entry in knowledge_base.entries if entry.match in ("method", "definition") and entry.method_name == name]
-    if arguments.route:
-        found = [entry for entry in found if entry.route == arguments.route]
-    numeric = load_record(knowledge_base.directory)
+    found = lookup_json(knowledge_base, name, route=arguments.route)
     if arguments.json:
-        print(json.dumps([_entry_json(entry, knowledge_base.directory, numeric) for entry in found], indent=2))
+        print(json.dumps(found, indent=2))
     elif not found:
         print(f"no entry for {name}", file=sys.stderr)
     else:
-        for entry in found:
-            _print_entry(entry, knowledge_base.directory, numeric)
+        for data in found:
+            _print_entry(data)
     return EXIT_CLEAN if found else EXIT_FAILED
 
 
-def _entry_json(entry, directory: Path, numeric: dict) -> dict:
-    from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY
-
-    result = {
-        "api": entry.api,
-        "route": entry.route,
-        "category": entry.category,
-        "code": entry.code or DEFAULT_CODE_FOR_CATEGORY[entry.category],
-        "match": entry.match,
-        "target": entry.target,
-        "note": entry.note,
-        "suggestion": entry.suggestion,
-        "parameters": [
-            {key: value for key, value in (
-                ("source", difference.source), ("target", difference.target), ("change", difference.change),
-                ("source_default", difference.source_default), ("target_default", difference.target_default),
-                ("note", difference.note)) if value not in (None, "")}
-            for difference in entry.parameters
-        ],
-        "source_versions": entry.source_versions.text,
-        "target_versions": entry.target_versions.text,
-        "fix": entry.fix,
-        "curated": entry.curated,
-        "verified": entry.verified,
-        "provenance": entry.provenance,
-        "docs": list(entry.docs),
-        "receiver": entry.receiver,
-        "condition": entry.condition,
-        "location": f"{directory / (entry.table + '.yaml')}:{entry.line}",
-    }
-    record = numeric.get((entry.api, entry.target or ""))
-    if record is not None:
-        result["numeric"] = record
-    return result
-
-
-def _print_entry(entry, directory: Path, numeric: dict) -> None:
-    data = _entry_json(entry, directory, numeric)
+def _print_entry(data: dict) -> None:
+    """One entry of `kb.lookup.entry_json` as text."""
     arrow = f" -> {data['target']}" if data["target"] else ""
     versions = ""
     if data["source_versions"] != "*" or data["target_versions"] != "*":
         versions = f" [source {data['source_versions']}, target {data['target_versions']}]"
-    how = entry.match if entry.match != "name" else ""
-    if entry.receiver:
-        how += f" on {entry.receiver}"
-    if entry.condition:
-        how += f" ({entry.condition})"
-    print(f"{entry.api}{arrow}  {data['route']} {data['category']} {data['code']}"
+    how = data["match"] if data["match"] != "name" else ""
+    if data["receiver"]:
+        how += f" on {data['receiver']}"
+    if data["condition"]:
+        how += f" ({data['condition']})"
+    print(f"{data['api']}{arrow}  {data['route']} {data['category']} {data['code']}"
           f"{'  ' + how.strip() if how.strip() else ''}{versions}")
     for label, value in (("note", data["note"]), ("do", data["suggestion"])):
         if value:
             print(f"    {label}: {value}")
     for difference in data["parameters"]:
-        print(f"    parameter: {difference.get('source', '-')} -> {difference.get('target', '-')} ({difference['change']})"
-              f"{': ' + difference['note'] if difference.get('note') else ''}")
+        print(f"    parameter: {difference['source'] or '-'} -> {difference['target'] or '-'} ({difference['change']})"
+              f"{': ' + difference['note'] if difference['note'] else ''}")
     if "numeric" in data:
         record = data["numeric"]
         print(f"    numeric check: {record['outcome']}{' - ' + record['detail'] if record.get('detail') else ''}")
-    checked = "curated" if entry.curated else "generated"
+    checked = "curated" if data["curated"] else "generated"
     print(f"    {checked}; fix {data['fix']}; {data['location']}")
 
 

@@ -44,7 +44,8 @@ def run(arguments: argparse.Namespace) -> int:
     # Before lsprotocol is imported: its classes' generated methods are most of the time to `initialize`.
     code_cache = generated_code_cache.install()
     from ascend_migrate.lsp import logs
-    from ascend_migrate.lsp.server import create_server
+    from ascend_migrate.lsp.application import create_server
+    from ascend_migrate.lsp.transport import exit_process
 
     logs.configure(arguments.log_level)
     server = create_server()
@@ -54,11 +55,5 @@ def run(arguments: argparse.Namespace) -> int:
     else:
         server.start_io()
     # The client closed the connection. Threads still running (a scan) must not keep the process alive.
-    code = 0 if server.protocol._shutdown else 1
     code_cache.save()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
+    exit_process(0 if server.shutdown_requested else 1)

@@ -30,3 +30,14 @@ def analyze_file(text: str, path: str, settings: Settings) -> Any:
     from ascend_migrate.analysis.engine import analyze_file as engine_analyze_file
 
     return engine_analyze_file(text, path, settings)
+
+
+def qualified_name(analysis: Any, dotted: str) -> str | None:
+    """What `dotted` (`F.relu`, `nn`) names through the module's imports as the engine bound them
+    (`torch.nn.functional.relu`), or None when its first part is not bound by an import."""
+    from ascend_migrate.analysis.symbols import qualify
+
+    if analysis is None:
+        return None
+    root, *parts = dotted.split(".")
+    return qualify(analysis.bindings.get(root), parts)

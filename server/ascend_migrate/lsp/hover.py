@@ -11,8 +11,6 @@ from ascend_migrate.kb.schema import Entry
 
 TARGET_NAMES = {"mindspore": "MindSpore", "npu": "torch_npu"}
 _DOTTED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*")
-_IMPORT = re.compile(r"^\s*import\s+(?P<names>[^#;]+)")
-_FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>[A-Za-z_][\w.]*)\s+import\s+\(?(?P<names>[^#;)]+)")
 SOURCE_FRAMEWORKS = ("torch", "tensorflow")
 
 
@@ -110,56 +108,6 @@ def name_at(line: str, index: int) -> tuple[str, int, int] | None:
             dotted = re.sub(r"\s+", "", text[:cut])
             return dotted.rstrip("."), match.start(), match.start() + cut
     return None
-
-
-def import_aliases(lines: Sequence[str]) -> dict[str, str]:
-    """Local name → the module or object it names, from the file's import statements (a cheap, textual read)."""
-    aliases: dict[str, str] = {}
-    pending_module: str | None = None  # inside `from module import (` ... `)` spread over lines
-    for line in lines:
-        if pending_module is not None:
-            names, closed, _ = line.partition(")")
-            _bind_from_import(aliases, pending_module, names)
-            if closed:
-                pending_module = None
-            continue
-        if "import" not in line:
-            continue
-        match = _FROM_IMPORT.match(line)
-        if match is not None:
-            module = match.group("module")
-            if "(" in line and ")" not in line:
-                pending_module = module
-            _bind_from_import(aliases, module, match.group("names"))
-            continue
-        match = _IMPORT.match(line)
-        if match is not None:
-            for part in match.group("names").split(","):
-                pieces = part.split()
-                if not pieces:
-                    continue
-                if len(pieces) == 3 and pieces[1] == "as":
-                    aliases[pieces[2]] = pieces[0]
-                else:
-                    head = pieces[0].split(".")[0]
-                    aliases[head] = head
-    return aliases
-
-
-def _bind_from_import(aliases: dict[str, str], module: str, names: str) -> None:
-    for part in names.split("#")[0].split(","):
-        pieces = part.split()
-        if pieces and pieces[0] != "*":
-            aliases[pieces[-1] if len(pieces) == 3 and pieces[1] == "as" else pieces[0]] = f"{module}.{pieces[0]}"
-
-
-def qualify(dotted: str, aliases: dict[str, str]) -> str | None:
-    """The fully qualified name of `dotted` through the file's imports, if it comes from an import."""
-    head, _, rest = dotted.partition(".")
-    module = aliases.get(head)
-    if module is None:
-        return None
-    return f"{module}.{rest}" if rest else module
 
 
 def unflagged_markdown(qualified: str, route: str, entries: Sequence[Entry]) -> str | None:

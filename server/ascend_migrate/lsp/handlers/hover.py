@@ -1,0 +1,83 @@
+"""textDocument/hover: a flagged API's mapping, or what the knowledge base knows of the name under the cursor."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ascend_migrate.analysis.findings import Finding
+from ascend_migrate.lsp import convert, engine, hover
+from ascend_migrate.lsp.handlers.documents import settings_of
+from ascend_migrate.lsp.server import AscendMigrateServer
+
+
+def register(server: AscendMigrateServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls: AscendMigrateServer, params: types.HoverParams) -> types.Hover | None:
+        return _hover(ls, params)
+
+
+def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hover | None:
+    from ascend_migrate.kb.index import KnowledgeBase
+    from ascend_migrate.kb.loader import KnowledgeBaseError
+
+    with server.lock:
+        document = server.documents.get(params.text_document.uri)
+        if document is None:
+            return None
+        position, inside = document.position_from_client(params.position.line, params.position.character, server.encoding)
+        if not inside:
+            return None
+        lines = list(document.lines)
+        current = document.analysis is not None and document.analysis_version == document.version
+        findings = list(document.analysis.findings) if current else []
+        # The names the engine bound at module level; an older analysis still knows the file's imports.
+        analysis = document.analysis
+        settings = settings_of(server, document)
+    line_number, column = position.line + 1, position.character + 1
+    finding = _finding_at(findings, line_number, column)
+    try:
+        knowledge_base = KnowledgeBase.load()
+    except KnowledgeBaseError:
+        return None  # already reported to the user when the server tried to load it
+
+    if finding is not None:
+        entry = knowledge_base.by_key.get(finding.entry_key) if finding.entry_key else None
+        text = hover.finding_markdown(finding, entry)
+        start = convert.position(lines, finding.line, finding.column, server.encoding)
+        end = convert.position(lines, finding.end_line, finding.end_column, server.encoding)
+        return _markdown_hover(server, text, types.Range(start=start, end=end))
+    content = lines[position.line].rstrip("\r\n")
+    found = hover.name_at(content, position.character)
+    if found is None:
+        return None
+    dotted, start_index, end_index = found
+    qualified = engine.qualified_name(analysis, dotted)
+    if qualified is None:
+        return None
+    text = hover.unflagged_markdown(qualified, settings.target, knowledge_base.lookup(qualified))
+    if text is None:
+        return None
+    start = convert.position(lines, line_number, start_index + 1, server.encoding)
+    end = convert.position(lines, line_number, end_index + 1, server.encoding)
+    return _markdown_hover(server, text, types.Range(start=start, end=end))
+
+
+def _markdown_hover(server: AscendMigrateServer, text: str, range_: types.Range) -> types.Hover:
+    kind = types.MarkupKind.Markdown if server.markdown_hover else types.MarkupKind.PlainText
+    return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=range_)
+
+
+def _finding_at(findings: list[Finding], line: int, column: int) -> Finding | None:
+    """The narrowest finding whose span contains (line, column); the column just past the end counts too."""
+    best = None
+    for finding in findings:
+        if not (finding.line <= line <= finding.end_line):
+            continue
+        if line == finding.line and column < finding.column:
+            continue
+        if line == finding.end_line and column > finding.end_column:
+            continue
+        size = (finding.end_line - finding.line, finding.end_column - finding.column)
+        if best is None or size < best[0]:
+            best = (size, finding)
+    return best[1] if best is not None else None
