@@ -26,12 +26,14 @@ import stat
 import sys
 import threading
 from dataclasses import dataclass
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
 from pygls.exceptions import FeatureRequestError, JsonRpcException
-from pygls.io_ import StdoutWriter, run_async
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
@@ -60,7 +62,6 @@ RELIED_ON: tuple[tuple[str, str, tuple[str, ...] | None], ...] = (
     ("pygls.server.JsonRPCServer", "_server", None),
     ("pygls.server.JsonRPCServer", "report_server_error", ("self", "error", "source")),
     ("pygls.progress.Progress", "tokens", None),
-    ("pygls.io_", "run_async", ("stop_event", "reader", "protocol", "logger", "error_handler")),
     ("pygls.io_", "StdoutWriter", ("stdout",)),
     ("pygls.capabilities.ServerCapabilitiesBuilder", "choose_position_encoding", ("client_capabilities",)),
 )
@@ -74,6 +75,8 @@ class DocumentSync(Protocol):
     def changed(self, params: types.DidChangeTextDocumentParams) -> None: ...
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None: ...
+
+    def too_large(self, uri: str, size: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -273,29 +276,29 @@ class TransportServer(LanguageServer):
 
     # --- reading ---------------------------------------------------------------------------------
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
-        """Serve on stdin/stdout, reading stdin with asyncio's pipe reader.
+        """Serve on stdin/stdout.
 
-        pygls reads each header line and body on a thread-pool thread (three thread hops per message); a
-        burst of 1,000 keystrokes then queues up in the pipe. A pipe, socket or terminal is read on the event
-        loop directly; anything else (a regular file, /dev/null) falls back to pygls' reader.
+        A pipe, socket or terminal is read on the event loop with asyncio's pipe reader (pygls reads each
+        header line and body on a pool thread, three thread hops per message, so a burst of keystrokes queues
+        up in the pipe); anything else (a regular file, /dev/null, which epoll cannot watch) is read on a thread.
         """
         source = stdin or sys.stdin.buffer
-        if not _is_pollable_stream(source):
-            super().start_io(stdin, stdout)
-            return
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
 
         async def serve() -> None:
-            reader = asyncio.StreamReader()
-            await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), source)
-            await run_async(
-                stop_event=self._stop_event,
-                reader=_EndTolerantReader(reader),
-                protocol=self.protocol,
-                logger=logger,
-                error_handler=self.report_server_error,
-            )
+            loop = asyncio.get_running_loop()
+            if _is_pollable_stream(source):
+                stream = asyncio.StreamReader()
+                await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), source)
+                read = stream.read
+            else:
+                read_some = getattr(source, "read1", source.read)
+
+                def read(count: int) -> Awaitable[bytes]:
+                    return loop.run_in_executor(None, read_some, count)
+
+            await self.serve_frames(FrameReader(read))
 
         try:
             asyncio.run(serve())
@@ -305,6 +308,65 @@ class TransportServer(LanguageServer):
             pass
         finally:
             self.shutdown()
+
+    async def serve_frames(self, reader: FrameReader, gate: Callable[[bytes], bool] | None = None) -> None:
+        """Handle every message `reader` gives until the input ends or the server stops. `gate(body)` (if
+        given) sees the first message's body and may refuse the connection."""
+        async for body in reader.frames(self.frame_problem, self.frame_too_large):
+            if self._stop_event is not None and self._stop_event.is_set():
+                return
+            if gate is not None:
+                if not gate(body):
+                    return
+                gate = None
+            self.handle_body(body, reader)
+
+    def handle_body(self, body: bytes, reader: FrameReader) -> None:
+        """Decode and handle one message. A body that is a whole JSON value followed by more bytes (its
+        Content-Length was too long) is handled, and the rest read again as the start of the next frame."""
+        try:
+            message = json.loads(body, object_hook=self.protocol.structure_message)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            message, rest = _leading_message(body, self.protocol.structure_message)
+            if message is None:
+                # The next frame may have started inside what was read as this body.
+                start = body.lower().find(b"content-length")
+                if start > 0:
+                    reader.unread(body[start:])
+                self.frame_problem(str(error), f"its body is not JSON ({error})")
+                return
+            logger.warning("a frame's Content-Length of %d ran %d bytes past its message; they are read again", len(body), len(rest))
+            reader.unread(rest)
+        except Exception as error:  # a message pygls cannot make anything of: it says why
+            logger.exception("unable to read a message")
+            self.report_server_error(error, JsonRpcException)
+            return
+        try:
+            self.protocol.handle_message(message)
+        except Exception as error:
+            logger.exception("unable to handle a message")
+            self.report_server_error(error, JsonRpcException)
+
+    def frame_problem(self, problem: str, logged: str | None = None) -> None:
+        """A frame that cannot be read: logged, and answered with the JSON-RPC parse error (id null)."""
+        logger.warning("dropped a frame: %s; reading on from the next Content-Length header", logged or problem)
+        self.send_json(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": types.ErrorCodes.ParseError, "message": f"Parse error: {problem}"}}))
+
+    def frame_too_large(self, head: bytes, length: int) -> None:
+        """A frame over MAX_MESSAGE_BYTES, skipped unread: a request is answered with an error, a document
+        notification reaches `document_too_large` (from the first bytes, the only ones looked at)."""
+        text = head.decode("utf-8", "replace")
+        method = _JSON_METHOD.search(text)
+        message_id = _JSON_ID.search(text)
+        uri = _JSON_URI.search(text)
+        problem = f"a message of {length} bytes is over the limit of {MAX_MESSAGE_BYTES} bytes"
+        logger.warning("skipped a frame: %s (%s)", problem, method.group(1) if method else "no method seen")
+        if message_id is not None and method is not None:
+            self.protocol._send_response(json.loads(message_id.group(1)), error=types.ResponseError(code=types.ErrorCodes.InvalidRequest, message=problem))
+        elif method is not None and uri is not None and method.group(1) in (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE):
+            self.document_sync.too_large(json.loads(f'"{uri.group(1)}"'), length)
+        else:
+            self.frame_problem(problem)
 
     def shutdown(self) -> None:
         """Stop without waiting for running jobs (a scan thread must not hold the process after stdin closes)."""
@@ -354,20 +416,133 @@ def _is_pollable_stream(stream: Any) -> bool:
     return True
 
 
-class _EndTolerantReader:
-    """asyncio's StreamReader as pygls' loop expects it: b"" at the end of input instead of an exception."""
+MAX_MESSAGE_BYTES = 96 * 1024 * 1024  # the JSON of a 32 MiB document (the analysis limit) with room for escapes
+MAX_HEADER_LINE = 64 * 1024  # longer "header lines" are garbage; only their tail is kept, to find the next header
+TOO_LARGE = "over the size limit"
+_HEADER = re.compile(rb"content-length[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?\n\Z", re.IGNORECASE)
+_JSON_METHOD = re.compile(r'"method"\s*:\s*"([^"\\]*)"')
+_JSON_ID = re.compile(r'"id"\s*:\s*(-?\d{1,15}|"[^"\\]{0,200}")')
+_JSON_URI = re.compile(r'"uri"\s*:\s*"((?:[^"\\]|\\.){1,8000})"')
 
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        self.reader = reader
 
-    async def readline(self) -> bytes:
+class FrameReader:
+    """LSP frames from a byte stream, tolerant of what clients get wrong, and never deaf for good.
+
+    Read leniently: a header's name in any case, spaces before the colon, LF-only line ends. A frame that
+    cannot be read (no Content-Length, one that is not a number, one over MAX_MESSAGE_BYTES, a body that is
+    not JSON) is reported, and reading goes on from the next line that holds a Content-Length header, even
+    one glued to the end of the bad frame's body. Memory stays bounded: a body is read only when it is
+    within the limit, and a line is never kept beyond MAX_HEADER_LINE.
+    """
+
+    def __init__(self, read: Callable[[int], Awaitable[bytes]]) -> None:
+        self.read = read  # read(n): up to n bytes, b"" at the end of the input
+        self.buffer = bytearray()
+        self.ended = False
+
+    def unread(self, data: bytes) -> None:
+        """Put `data` back in front of what is still to be read."""
+        self.buffer[:0] = data
+
+    async def fill(self) -> bool:
+        if self.ended:
+            return False
         try:
-            return await self.reader.readline()
-        except ValueError:  # a "header" over 64 kB: asyncio has dropped it; the loop skips a line it cannot read
-            return b"X-Dropped: header too long\r\n"
+            chunk = await self.read(1 << 16)
+        except (ConnectionError, OSError) as error:
+            logger.warning("reading from the client failed: %s", error)
+            chunk = b""
+        if not chunk:
+            self.ended = True
+            return False
+        self.buffer += chunk
+        return True
 
-    async def readexactly(self, count: int) -> bytes:
-        try:
-            return await self.reader.readexactly(count)
-        except asyncio.IncompleteReadError as error:
-            return error.partial
+    async def readline(self) -> bytes | None:
+        """The next line with its line end (None at the end of the input); of an overlong line, its tail."""
+        searched = 0
+        while True:
+            index = self.buffer.find(b"\n", searched)
+            if index >= 0:
+                line = bytes(self.buffer[:index + 1])
+                del self.buffer[:index + 1]
+                return line
+            if len(self.buffer) > MAX_HEADER_LINE:
+                del self.buffer[:-256]  # the tail may hold the start of the next header
+            searched = len(self.buffer)
+            if not await self.fill():
+                line = bytes(self.buffer)
+                self.buffer.clear()
+                return line or None
+
+    async def readexactly(self, count: int) -> bytes | None:
+        while len(self.buffer) < count:
+            if not await self.fill():
+                return None
+        data = bytes(self.buffer[:count])
+        del self.buffer[:count]
+        return data
+
+    async def frames(self, problem: Callable[[str], None], too_large: Callable[[bytes, int], None]) -> AsyncIterator[bytes]:
+        """Every body; `problem(text)` for a frame that cannot be read, `too_large(head, length)` for one
+        over the limit (with what is already read of it, at most 4 kB)."""
+        length: int | None = None  # of the frame whose headers are being read
+        trouble: str | None = None  # what is wrong with them
+        seen = False  # whether any header line of this frame has been read
+        hunting = False  # after a bad frame: skipping to the next line with a Content-Length header
+        while True:
+            line = await self.readline()
+            if line is None:
+                return
+            match = _HEADER.search(line)
+            if match is not None:
+                if match.start() > 0 and not hunting:
+                    logger.warning("skipped %d bytes before a Content-Length header (frame out of step)", match.start())
+                hunting, seen = False, True
+                value = match.group(1)
+                length, trouble = None, None
+                if value.isdigit() and len(value) < 20 and 0 < int(value) <= MAX_MESSAGE_BYTES:
+                    length = int(value)
+                elif value.isdigit() and int(value) > 0:
+                    trouble, length = TOO_LARGE, int(value)
+                else:
+                    trouble = f"its Content-Length {value.decode('ascii', 'replace')!r} is not a positive number"
+                continue
+            if hunting:
+                continue
+            if line.strip():
+                seen = True
+                if b":" not in line and trouble is None:
+                    trouble = f"a header line without a colon: {line[:60]!r}"
+                continue  # Content-Type and the like
+            if not seen:
+                continue  # a stray blank line between frames
+            # The blank line that ends the headers.
+            frame_length, frame_trouble = length, trouble
+            length, trouble, seen = None, None, False
+            if frame_trouble is TOO_LARGE and frame_length is not None:
+                if not self.buffer:
+                    await self.fill()
+                too_large(bytes(self.buffer[:4096]), frame_length)
+                hunting = True
+            elif frame_trouble is not None or frame_length is None:
+                problem(frame_trouble or "a frame without a Content-Length header")
+                hunting = True
+            else:
+                body = await self.readexactly(frame_length)
+                if body is None:
+                    return
+                yield body
+
+
+def _leading_message(body: bytes, object_hook: Callable[[dict[str, Any]], Any]) -> tuple[Any, bytes]:
+    """The JSON value at the start of `body` (None if there is none) and the bytes after it."""
+    try:
+        text = body.decode("utf-8")
+        message, end = json.JSONDecoder(object_hook=object_hook).raw_decode(text)
+    except Exception:  # not JSON, or JSON pygls cannot make a message of: the frame is dropped
+        return None, b""
+    rest = text[end:]
+    if not rest.strip():
+        return message, b""
+    return message, rest.lstrip(" \t\r\n").encode("utf-8")
