@@ -42,6 +42,14 @@ def line_content(line: str) -> str:
     return line
 
 
+def size_over(text: str, limit: int) -> int | None:
+    """The size of `text` in UTF-8 bytes if it is over `limit`, else None (no encoding when far from it)."""
+    if len(text) * 4 <= limit:
+        return None
+    size = len(text) if len(text) > limit else len(text.encode("utf-8", "surrogatepass"))
+    return size if size > limit else None
+
+
 @dataclass(frozen=True, slots=True)
 class LineEdit:
     """Lines `start`..`old_end` (0-based, inclusive) of the older text became `start`..`new_end` of the newer."""
@@ -79,6 +87,9 @@ class Document:
         self.language_id = language_id
         self.lines = split_lines(text)
         self._text: str | None = text
+        self.characters = len(text)  # kept up to date by every change: the size check costs nothing per keystroke
+        self.too_large: int | None = None  # its size in bytes while over the analysis limit
+        self.text_dropped = False  # over the memory bound: the text is gone until the client sends it whole
         # Since the text the last analysis started from: None means "analyse the whole file".
         self.pending_edit: LineEdit | None = None
         self.needs_full_analysis = True
@@ -95,9 +106,26 @@ class Document:
             self._text = "".join(self.lines)
         return self._text
 
+    def utf8_size(self, limit: int) -> int | None:
+        """The document's size in UTF-8 bytes if it is over `limit`, else None (cheap when far under it)."""
+        if self.characters * 4 <= limit:
+            return None
+        return size_over(self.text, limit)
+
+    def drop_text(self) -> None:
+        """Give the text's memory back; changes are ignored until the client sends the whole text again."""
+        self.lines = [""]
+        self._text = ""
+        self.characters = 0
+        self.text_dropped = True
+        self.analysis = None
+        self.diagnostic_cache = {}
+
     def replace_all(self, text: str) -> None:
         self.lines = split_lines(text)
         self._text = text
+        self.characters = len(text)
+        self.text_dropped = False
         self.needs_full_analysis = True
         self.pending_edit = None
 
@@ -125,6 +153,7 @@ class Document:
         replacement = split_lines(segment)
         if last < len(self.lines) - 1:
             replacement.pop()  # the segment ends with the old last line's break: no partial line after it
+        self.characters += sum(map(len, replacement)) - sum(map(len, self.lines[first:last + 1]))
         self.lines[first:last + 1] = replacement
         self._text = None
         edit = LineEdit(first, last, first + len(replacement) - 1)

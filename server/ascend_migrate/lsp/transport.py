@@ -76,7 +76,7 @@ class DocumentSync(Protocol):
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None: ...
 
-    def too_large(self, uri: str, size: int) -> None: ...
+    def too_large(self, uri: str, size: int, version: int | None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -364,7 +364,8 @@ class TransportServer(LanguageServer):
         if message_id is not None and method is not None:
             self.protocol._send_response(json.loads(message_id.group(1)), error=types.ResponseError(code=types.ErrorCodes.InvalidRequest, message=problem))
         elif method is not None and uri is not None and method.group(1) in (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE):
-            self.document_sync.too_large(json.loads(f'"{uri.group(1)}"'), length)
+            version = _JSON_VERSION.search(text)
+            self.document_sync.too_large(json.loads(f'"{uri.group(1)}"'), length, int(version.group(1)) if version else None)
         else:
             self.frame_problem(problem)
 
@@ -422,6 +423,7 @@ TOO_LARGE = "over the size limit"
 _HEADER = re.compile(rb"content-length[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?\n\Z", re.IGNORECASE)
 _JSON_METHOD = re.compile(r'"method"\s*:\s*"([^"\\]*)"')
 _JSON_ID = re.compile(r'"id"\s*:\s*(-?\d{1,15}|"[^"\\]{0,200}")')
+_JSON_VERSION = re.compile(r'"version"\s*:\s*(\d{1,15})')
 _JSON_URI = re.compile(r'"uri"\s*:\s*"((?:[^"\\]|\\.){1,8000})"')
 
 

@@ -6,6 +6,7 @@ been overtaken are never published.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from pathlib import Path
@@ -16,9 +17,10 @@ from ascend_migrate.analysis.findings import Finding
 from ascend_migrate.config import Settings
 from ascend_migrate.lsp import convert, engine
 from ascend_migrate.lsp.code_actions import DocumentSnapshot
-from ascend_migrate.lsp.documents import Document, split_lines
+from ascend_migrate.lsp.documents import Document, size_over, split_lines
 from ascend_migrate.lsp.server import AscendMigrateServer
 from ascend_migrate.lsp.uris import path_of_uri
+from ascend_migrate.workspace import MAX_FILE_BYTES
 
 logger = logging.getLogger("ascend_migrate.lsp")
 RECENT_DOCUMENT_CACHES = 8  # documents whose diagnostics' JSON is kept for the next edit
@@ -32,12 +34,51 @@ class DocumentSync:
 
     def opened(self, params: types.DidOpenTextDocumentParams) -> None:
         server, item = self.server, params.text_document
-        document = Document(item.uri, path_of(item.uri), item.text, item.version, item.language_id)
+        oversize = size_over(item.text, MAX_FILE_BYTES)  # checked before the text is split into lines
+        document = Document(item.uri, path_of(item.uri), "" if oversize else item.text, item.version, item.language_id)
+        if oversize:
+            document.drop_text()
+            document.too_large = oversize
         with server.lock:
             server.documents[item.uri] = document
         logger.debug("opened %s (version %s)", item.uri, item.version)
-        if is_python(item.language_id, item.uri):
+        if self.within_limits(document) and is_python(item.language_id, item.uri):
             schedule(server, item.uri)
+
+    def within_limits(self, document: Document) -> bool:
+        """Whether the document may be analysed. One over the limit has its text dropped (memory stays
+        bounded) and, if it is Python, each version gets one diagnostic saying so (never "clean")."""
+        server = self.server
+        with server.lock:
+            if not document.text_dropped:
+                size = document.utf8_size(MAX_FILE_BYTES)
+                if size is None:
+                    if document.too_large is not None:
+                        document.too_large = None
+                        document.needs_full_analysis = True
+                    return True
+                document.too_large = size
+                document.drop_text()  # a document over the limit is not kept either: memory stays bounded
+            document.analysis = None
+            document.diagnostic_cache = {}
+            uri, version, size = document.uri, document.version, document.too_large or 0
+            python = is_python(document.language_id, uri)
+        if python:
+            logger.warning("%s is %d bytes, over the %d MiB limit: not analysed", uri, size, MAX_FILE_BYTES // (1 << 20))
+            publish(server, uri, [_too_large_diagnostic(size)], version)
+        return False
+
+    def too_large(self, uri: str, size: int, version: int | None) -> None:
+        """The transport skipped a didOpen/didChange of `uri` over its message limit: the text is not known."""
+        server = self.server
+        with server.lock:
+            document = server.documents.get(uri)
+            if document is None:
+                document = server.documents[uri] = Document(uri, path_of(uri), "", version, "")
+            document.drop_text()
+            document.too_large = size
+            document.version = version if version is not None else document.version
+        self.within_limits(document)
 
     def changed(self, params: types.DidChangeTextDocumentParams) -> None:
         server = self.server
@@ -51,6 +92,12 @@ class DocumentSync:
                 logger.warning("didChange for %s with version %s, not newer than %s: ignored", uri, version, document.version)
                 return
             for change in params.content_changes:
+                if document.text_dropped and isinstance(change, types.TextDocumentContentChangePartial):
+                    continue  # an edit of a text that is no longer kept: only a whole new text helps
+                if not isinstance(change, types.TextDocumentContentChangePartial) and (oversize := size_over(change.text, MAX_FILE_BYTES)):
+                    document.drop_text()
+                    document.too_large = oversize
+                    continue
                 if isinstance(change, types.TextDocumentContentChangePartial):
                     start, start_inside = document.position_from_client(change.range.start.line, change.range.start.character, server.encoding)
                     end, end_inside = document.position_from_client(change.range.end.line, change.range.end.character, server.encoding)
@@ -61,7 +108,7 @@ class DocumentSync:
                     document.replace_all(change.text)
             document.version = version
             python = is_python(document.language_id, uri)
-        if python:
+        if self.within_limits(document) and python:
             schedule(server, uri)
 
     def closed(self, params: types.DidCloseTextDocumentParams) -> None:
@@ -126,7 +173,7 @@ def _analyze_open_document(server: AscendMigrateServer, uri: str) -> None:
 
     with server.lock:
         document = server.documents.get(uri)
-        if document is None:
+        if document is None or document.too_large is not None:
             return
         text, version, lines, path = document.text, document.version, list(document.lines), document.path
         edit, full = document.take_pending()
@@ -227,6 +274,19 @@ def _analyze_file_on_disk(server: AscendMigrateServer, uri: str) -> None:
         publish(server, uri, diagnostics, None)
 
     server.on_loop(publish_if_still_closed)
+
+
+def _too_large_diagnostic(size: int) -> str:
+    """The one diagnostic of a document too large to analyse, as JSON text."""
+    message = (f"ascend-migrate did not analyse this file: it is {size:,} bytes, and files over "
+               f"{MAX_FILE_BYTES // (1 << 20)} MiB are not analysed (the same limit as `ascend-migrate scan`). "
+               "Its text is not kept either: reopen it once it is smaller.")
+    return json.dumps({
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "severity": types.DiagnosticSeverity.Warning.value,
+        "source": convert.SOURCE,
+        "message": message,
+    })
 
 
 def is_python(language_id: str | None, uri: str) -> bool:
