@@ -90,9 +90,9 @@ async def test_closing_a_scanned_file_shows_it_as_on_disk_again(client):
     assert list(client.published[uri][-1].diagnostics) == []
 
 
-async def test_export_report_writes_the_last_scan(client, tmp_path):
+async def test_export_report_writes_the_last_scan(client):
     await execute(client, "ascend-migrate.scanWorkspace")
-    output = tmp_path / "report.json"
+    output = client.workspace_root / "report.json"
     result = await execute(client, "ascend-migrate.exportReport", {"format": "json", "path": str(output)})
     assert result == {"format": "json", "path": str(output), "findings": 12}
     report = json.loads(output.read_text(encoding="utf-8"))
@@ -154,3 +154,62 @@ async def test_lookup_gives_the_same_json_as_kb_lookup(client):
         cli = subprocess.run([sys.executable, "-m", "ascend_migrate", "kb", "--mappings", str(TEST_MAPPINGS), "lookup", name, "--json"],
                              capture_output=True, text=True, check=True)
         assert await execute(client, "ascend-migrate.lookup", name) == json.loads(cli.stdout)
+
+
+async def export_refused(client, arguments, message: str) -> None:
+    with pytest.raises(JsonRpcException) as error:
+        await execute(client, "ascend-migrate.exportReport", *(arguments if isinstance(arguments, list) else [arguments]))
+    assert error.value.code == types.ErrorCodes.InvalidParams
+    assert message in error.value.message, error.value.message
+
+
+async def test_export_report_stays_inside_the_workspace(client, tmp_path):
+    root: Path = client.workspace_root
+    await execute(client, "ascend-migrate.scanWorkspace")
+    for path in (str(tmp_path / "report.json"), "../../report.json", str(root / ".." / "report.json")):
+        await export_refused(client, {"format": "json", "path": path}, "must be inside the workspace folder")
+    await export_refused(client, {"format": "json", "path": "~/report.json"}, "`~` is not expanded")
+    await export_refused(client, {"format": "json", "path": "reports/new/report.json"}, "creates no directories")
+    assert not (tmp_path / "report.json").exists() and not (root / "reports").exists()
+    # A relative path is taken from the workspace folder.
+    result = await execute(client, "ascend-migrate.exportReport", {"format": "sarif", "path": "findings.sarif"})
+    assert result["path"] == str(root / "findings.sarif") and (root / "findings.sarif").is_file()
+
+
+async def test_export_report_never_overwrites_a_file_that_is_not_its_report_unless_asked(client):
+    root: Path = client.workspace_root
+    for leftover in ("csv", "csv-report"):  # from the run with the previous client: the workspace is shared
+        shutil.rmtree(root / leftover, ignore_errors=True)
+    await execute(client, "ascend-migrate.scanWorkspace")
+    precious = root / "notes.json"
+    precious.write_text('{"mine": true}\n', encoding="utf-8")
+    await export_refused(client, {"format": "json", "path": "notes.json"}, "is not an ascend-migrate json report")
+    await export_refused(client, ["html", "train.py"], "is not an ascend-migrate html report")
+    assert precious.read_text(encoding="utf-8") == '{"mine": true}\n'
+    # Its own report is replaced; any file when asked to.
+    await execute(client, "ascend-migrate.exportReport", {"format": "html", "path": "report.html"})
+    await execute(client, "ascend-migrate.exportReport", {"format": "html", "path": "report.html"})
+    await execute(client, "ascend-migrate.exportReport", {"format": "json", "path": "notes.json", "overwrite": True})
+    assert json.loads(precious.read_text(encoding="utf-8"))["tool"]["name"] == "ascend-migrate"
+    (root / "csv").mkdir()
+    (root / "csv" / "findings.csv").write_text("mine\n", encoding="utf-8")
+    await export_refused(client, {"format": "csv", "path": "csv"}, "findings.csv exists and is not an ascend-migrate csv report")
+    await execute(client, "ascend-migrate.exportReport", {"format": "csv", "path": "csv-report"})  # its own directory
+    await execute(client, "ascend-migrate.exportReport", {"format": "csv", "path": "csv-report"})
+
+
+async def test_export_report_never_follows_or_replaces_a_symlink(client, tmp_path):
+    root: Path = client.workspace_root
+    await execute(client, "ascend-migrate.scanWorkspace")
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}", encoding="utf-8")
+    (root / "link.json").symlink_to(outside)
+    (root / "linked-directory").symlink_to(tmp_path, target_is_directory=True)
+    try:
+        await export_refused(client, {"format": "json", "path": "link.json", "overwrite": True}, "is a symbolic link")
+        await export_refused(client, {"format": "json", "path": "linked-directory/x.json"}, "is a symbolic link")
+        assert (root / "link.json").is_symlink() and outside.read_text(encoding="utf-8") == "{}"
+        assert not (tmp_path / "x.json").exists()
+    finally:  # the workspace is shared with the other tests, whose scans must not see the links
+        (root / "link.json").unlink()
+        (root / "linked-directory").unlink()

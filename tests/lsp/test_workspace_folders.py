@@ -117,7 +117,7 @@ async def test_the_scan_reads_an_open_file_as_the_editor_has_it_and_closing_it_s
     assert codes_and_severities(await diagnostics_for(client, uri, 1)) == [("MS103", HINT)]
     summary = await scan(client)
     assert summary["findings"] == 7
-    report_path = tmp_path / "report.json"
+    report_path = ported / "report.json"
     await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="ascend-migrate.exportReport", arguments=["json", str(report_path)])
     )

@@ -79,7 +79,7 @@ def test_a_request_of_the_wrong_shape_gets_an_invalid_request_error(server, body
         ("workspace/executeCommand", {"command": "ascend-migrate.fixAll", "arguments": ["file:///never/opened.py"]},
          "ascend-migrate.fixAll: file:///never/opened.py is not open"),
         ("workspace/executeCommand", {"command": "ascend-migrate.exportReport", "arguments": [{"format": "html", "output": "/tmp/x"}]},
-         "ascend-migrate.exportReport: unknown argument(s) output; expected format, path"),
+         "ascend-migrate.exportReport: unknown argument(s) output; expected format, path, overwrite"),
         ("workspace/executeCommand", {"command": "rm -rf /", "arguments": []}, "Invalid Params: Command name 'rm -rf /' is not defined"),
     ],
     ids=["code-action-without-range", "negative-position", "lookup-a-number", "unknown-target", "fix-all-unopened", "unknown-argument", "unknown-command"],

@@ -111,7 +111,11 @@ export async function exportReport(clients: ClientProvider): Promise<void> {
     return;
   }
   try {
-    await runServerCommand(client, SERVER_COMMANDS.exportReport, [picked.entry.format, destination.fsPath]);
+    // The save dialog has asked before replacing a file; the server still keeps the report inside the
+    // workspace folder and never writes through a symbolic link.
+    await runServerCommand(client, SERVER_COMMANDS.exportReport, [
+      { format: picked.entry.format, path: destination.fsPath, overwrite: true },
+    ]);
     const open = await vscode.window.showInformationMessage(
       `Ascend Migrate: report written to ${path.basename(destination.fsPath)}.`,
       'Open',

@@ -3,6 +3,7 @@ is in `workspace_scan.py`)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
 from ascend_migrate.lsp import code_actions
 from ascend_migrate.lsp.handlers.arguments import named, string
 from ascend_migrate.lsp.handlers.documents import reanalyze_all, snapshot
-from ascend_migrate.lsp.handlers.workspace_scan import SCAN_WORKSPACE
+from ascend_migrate.lsp.handlers.workspace_scan import SCAN_WORKSPACE, workspace_roots
 from ascend_migrate.lsp.server import AscendMigrateServer
 
 EXPORT_REPORT = "ascend-migrate.exportReport"
@@ -25,7 +26,7 @@ LOOKUP_LIMIT = 200
 def register(server: AscendMigrateServer) -> None:
     @server.command(EXPORT_REPORT)
     def export_report(ls: AscendMigrateServer, *arguments: Any) -> dict[str, Any]:
-        return _export_report(ls, named(arguments, ("format", "path"), EXPORT_REPORT))
+        return _export_report(ls, named(arguments, ("format", "path", "overwrite"), EXPORT_REPORT))
 
     @server.command(LOOKUP)
     def lookup(ls: AscendMigrateServer, *arguments: Any) -> list[dict[str, Any]]:
@@ -57,20 +58,67 @@ def _export_report(server: AscendMigrateServer, values: dict[str, Any]) -> dict[
 
     format_name = string(values, "format", EXPORT_REPORT)
     path = string(values, "path", EXPORT_REPORT)
+    overwrite = values.get("overwrite", False)
+    if not isinstance(overwrite, bool):
+        raise JsonRpcInvalidParams(message=f"{EXPORT_REPORT}: `overwrite` must be true or false, got {overwrite!r}")
     if format_name not in FORMATS:
         raise JsonRpcInvalidParams(message=f"{EXPORT_REPORT}: format must be one of {sorted(FORMATS)}, got {format_name!r}")
     if server.last_scan is None:
         raise JsonRpcInvalidRequest(message=f"{EXPORT_REPORT}: there is no scan to report yet; run {SCAN_WORKSPACE} first")
+    output = _export_destination(workspace_roots(server), path, format_name, overwrite)
     try:
         write = writer(format_name)
     except ImportError:
         raise JsonRpcInvalidParams(message=f"{EXPORT_REPORT}: the {format_name} report is not available in this build") from None
-    output = Path(path).expanduser()
     try:
+        if format_name == "csv" and not output.exists():
+            output.mkdir()  # the csv report's own directory, in a directory that exists
         write(server.last_scan, output, ReportOptions())
     except OSError as error:
         raise JsonRpcInvalidRequest(message=f"{EXPORT_REPORT}: cannot write {output}: {error.strerror or error}") from None
     return {"format": format_name, "path": str(output), "findings": len(server.last_scan.findings)}
+
+
+def _export_destination(roots: list[Path], path: str, format_name: str, overwrite: bool) -> Path:
+    """Where to write the report: inside a workspace folder (a relative path is taken from the first), in a
+    directory that exists, through no symbolic link, over no file that is not a report of ours unless
+    `overwrite`. (A client that lets the user pick a path elsewhere writes the file itself.)"""
+    from ascend_migrate.reports.recognise import csv_file_names, is_our_report
+
+    def refuse(reason: str) -> JsonRpcInvalidParams:
+        return JsonRpcInvalidParams(message=f"{EXPORT_REPORT}: {reason}")
+
+    if not roots:
+        raise refuse("the client opened no workspace folder to export into")
+    if path.startswith("~"):
+        raise refuse(f"{path!r}: paths are taken inside the workspace folder; `~` is not expanded")
+    candidate = Path(os.path.normpath(roots[0] / path))  # lexically: `..` may not climb out through a link
+    root = next((root for root in roots if candidate == root or root in candidate.parents), None)
+    if root is None or candidate == root:
+        raise refuse(f"{path!r}: the report must be inside the workspace folder ({', '.join(map(str, roots))})")
+    step = root
+    for part in candidate.relative_to(root).parts:
+        step = step / part
+        if step.is_symlink():
+            raise refuse(f"{step} is a symbolic link; reports are never written through or over one")
+    if not candidate.parent.is_dir():
+        raise refuse(f"the directory {candidate.parent} does not exist (exportReport creates no directories)")
+    if format_name == "csv":
+        if candidate.exists() and not candidate.is_dir():
+            raise refuse(f"{candidate} exists and is not a directory (the csv report is a directory of files)")
+        targets = [candidate / name for name in csv_file_names()]
+    else:
+        targets = [candidate]
+    for target in targets:
+        if target.is_symlink():
+            raise refuse(f"{target} is a symbolic link; reports are never written through or over one")
+        if not target.exists():
+            continue
+        if not target.is_file():
+            raise refuse(f"{target} exists and is not a regular file")
+        if not overwrite and not is_our_report(format_name, target):
+            raise refuse(f"{target} exists and is not an ascend-migrate {format_name} report; pass `overwrite: true` to replace it")
+    return candidate
 
 
 async def _fix_all(server: AscendMigrateServer, uri: str) -> dict[str, Any]:
