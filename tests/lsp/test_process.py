@@ -136,37 +136,6 @@ def test_a_bad_tcp_address_is_a_usage_error():
     assert completed.stderr == "ascend-migrate: error: --tcp expects HOST:PORT (for example 127.0.0.1:2087), got 'localhost'\n"
 
 
-def test_tcp_serves_a_client_on_the_given_port(unused_tcp_port):
-    import socket
-    import time
-
-    server = subprocess.Popen(
-        [sys.executable, "-m", "ascend_migrate", "serve", "--tcp", f"127.0.0.1:{unused_tcp_port}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=server_environment(),
-    )
-    try:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            try:
-                connection = socket.create_connection(("127.0.0.1", unused_tcp_port), timeout=TIMEOUT)
-                break
-            except ConnectionRefusedError:
-                assert time.monotonic() < deadline, "the server never listened"
-                time.sleep(0.05)
-        with connection, connection.makefile("rwb") as stream:
-            stream.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}}))
-            stream.flush()
-            assert response_to(stream, 1)["result"]["serverInfo"]["name"] == "ascend-migrate"
-            stream.write(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None}))
-            stream.write(frame({"jsonrpc": "2.0", "method": "exit", "params": None}))
-            stream.flush()
-            assert response_to(stream, 2)["result"] is None
-        assert server.wait(timeout=TIMEOUT) == 0
-    finally:
-        server.kill()
-        server.wait()
-
-
 def test_the_server_exits_at_once_when_stdin_is_dev_null():
     """/dev/null is a character device epoll cannot watch: the server must read it as an ended input."""
     with open(os.devnull, "rb") as null:

@@ -309,6 +309,58 @@ class TransportServer(LanguageServer):
         finally:
             self.shutdown()
 
+    def start_tcp(self, host: str, port: int, token: str = "", token_file: str = "") -> None:
+        """Serve one client on a loopback TCP port. The first message of a connection must be `initialize`
+        with the token (`tcp_token`) in its initializationOptions; any other connection is answered with
+        an error and closed, and so is every connection while a client is being served. The server ends
+        when its client disconnects."""
+        from ascend_migrate.lsp.tcp_token import presented_token, token_matches
+
+        self._stop_event = threading.Event()
+        state: dict[str, Any] = {"client": None}
+
+        def refuse(writer: asyncio.StreamWriter, message_id: Any, reason: str) -> None:
+            logger.warning("refused a TCP connection: %s", reason)
+            error = {"jsonrpc": "2.0", "id": message_id, "error": {"code": types.ErrorCodes.InvalidRequest, "message": reason}}
+            body = json.dumps(error).encode("utf-8")
+            writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            writer.close()
+
+        async def connection(stream: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            reader = FrameReader(stream.read)
+            try:
+                first = await asyncio.wait_for(reader.first_body(), timeout=TCP_GREETING_SECONDS)
+            except asyncio.TimeoutError:
+                first = None
+            message_id, presented = presented_token(first or b"")
+            if not token_matches(presented, token):
+                refuse(writer, message_id, f"this server needs the token in {token_file or 'its token file'} as initializationOptions.token in `initialize`")
+                return
+            if state["client"] is not None:
+                refuse(writer, message_id, "another client is connected to this server")
+                return
+            state["client"] = writer
+            logger.info("a client connected over TCP")
+            self.protocol.set_writer(writer)
+            self.handle_body(first, reader)
+            await self.serve_frames(reader)
+            logger.info("the TCP client disconnected")
+            self.shutdown()
+
+        async def serve() -> None:
+            self._server = await asyncio.start_server(connection, host, port)
+            addresses = ", ".join(str(sock.getsockname()[:2]) for sock in self._server.sockets)
+            logger.info("listening on %s; a client sends the token in %s as initializationOptions.token", addresses, token_file)
+            async with self._server:
+                await self._server.serve_forever()
+
+        try:
+            asyncio.run(serve())
+        except (asyncio.CancelledError, KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
     async def serve_frames(self, reader: FrameReader, gate: Callable[[bytes], bool] | None = None) -> None:
         """Handle every message `reader` gives until the input ends or the server stops. `gate(body)` (if
         given) sees the first message's body and may refuse the connection."""
@@ -384,8 +436,21 @@ class TransportServer(LanguageServer):
         """Stops the application's own background work; the application says what that is."""
 
 
+_EXIT_HOOKS: list[Callable[[], None]] = []
+
+
+def on_exit(hook: Callable[[], None]) -> None:
+    """Run `hook` when the process ends through `exit_process` (which skips `finally` blocks and atexit)."""
+    _EXIT_HOOKS.append(hook)
+
+
 def exit_process(code: int) -> None:
     """End the process now, output flushed: threads still running (a scan) must not keep it alive."""
+    for hook in _EXIT_HOOKS:
+        try:
+            hook()
+        except Exception:  # ending must not fail
+            logger.exception("cleaning up at exit failed")
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -418,6 +483,7 @@ def _is_pollable_stream(stream: Any) -> bool:
 
 
 MAX_MESSAGE_BYTES = 96 * 1024 * 1024  # the JSON of a 32 MiB document (the analysis limit) with room for escapes
+TCP_GREETING_SECONDS = 10  # a TCP connection that has not sent its `initialize` by then is closed
 MAX_HEADER_LINE = 64 * 1024  # longer "header lines" are garbage; only their tail is kept, to find the next header
 TOO_LARGE = "over the size limit"
 _HEADER = re.compile(rb"content-length[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?\n\Z", re.IGNORECASE)
@@ -441,6 +507,12 @@ class FrameReader:
         self.read = read  # read(n): up to n bytes, b"" at the end of the input
         self.buffer = bytearray()
         self.ended = False
+
+    async def first_body(self) -> bytes | None:
+        """The first message's body, or None if the input ends (or a frame cannot be read) first."""
+        async for body in self.frames(lambda problem: None, lambda head, length: None):
+            return body
+        return None
 
     def unread(self, data: bytes) -> None:
         """Put `data` back in front of what is still to be read."""
