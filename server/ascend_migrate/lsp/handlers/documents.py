@@ -20,10 +20,17 @@ from ascend_migrate.lsp.code_actions import DocumentSnapshot
 from ascend_migrate.lsp.documents import Document, size_over, split_lines
 from ascend_migrate.lsp.server import AscendMigrateServer
 from ascend_migrate.lsp.uris import path_of_uri
-from ascend_migrate.workspace import MAX_FILE_BYTES
 
 logger = logging.getLogger("ascend_migrate.lsp")
 RECENT_DOCUMENT_CACHES = 8  # documents whose diagnostics' JSON is kept for the next edit
+
+
+def max_document_bytes() -> int:
+    """`scan`'s limit on a file's size, which documents get too (imported on first use: `initialize` is
+    answered before the workspace module is loaded)."""
+    from ascend_migrate.workspace import MAX_FILE_BYTES
+
+    return MAX_FILE_BYTES
 
 
 class DocumentSync:
@@ -34,7 +41,7 @@ class DocumentSync:
 
     def opened(self, params: types.DidOpenTextDocumentParams) -> None:
         server, item = self.server, params.text_document
-        oversize = size_over(item.text, MAX_FILE_BYTES)  # checked before the text is split into lines
+        oversize = size_over(item.text, max_document_bytes())  # checked before the text is split into lines
         document = Document(item.uri, path_of(item.uri), "" if oversize else item.text, item.version, item.language_id)
         if oversize:
             document.drop_text()
@@ -51,7 +58,7 @@ class DocumentSync:
         server = self.server
         with server.lock:
             if not document.text_dropped:
-                size = document.utf8_size(MAX_FILE_BYTES)
+                size = document.utf8_size(max_document_bytes())
                 if size is None:
                     if document.too_large is not None:
                         document.too_large = None
@@ -64,7 +71,7 @@ class DocumentSync:
             uri, version, size = document.uri, document.version, document.too_large or 0
             python = is_python(document.language_id, uri)
         if python:
-            logger.warning("%s is %d bytes, over the %d MiB limit: not analysed", uri, size, MAX_FILE_BYTES // (1 << 20))
+            logger.warning("%s is %d bytes, over the %d MiB limit: not analysed", uri, size, max_document_bytes() // (1 << 20))
             publish(server, uri, [_too_large_diagnostic(size)], version)
         return False
 
@@ -94,7 +101,7 @@ class DocumentSync:
             for change in params.content_changes:
                 if document.text_dropped and isinstance(change, types.TextDocumentContentChangePartial):
                     continue  # an edit of a text that is no longer kept: only a whole new text helps
-                if not isinstance(change, types.TextDocumentContentChangePartial) and (oversize := size_over(change.text, MAX_FILE_BYTES)):
+                if not isinstance(change, types.TextDocumentContentChangePartial) and (oversize := size_over(change.text, max_document_bytes())):
                     document.drop_text()
                     document.too_large = oversize
                     continue
@@ -279,7 +286,7 @@ def _analyze_file_on_disk(server: AscendMigrateServer, uri: str) -> None:
 def _too_large_diagnostic(size: int) -> str:
     """The one diagnostic of a document too large to analyse, as JSON text."""
     message = (f"ascend-migrate did not analyse this file: it is {size:,} bytes, and files over "
-               f"{MAX_FILE_BYTES // (1 << 20)} MiB are not analysed (the same limit as `ascend-migrate scan`). "
+               f"{max_document_bytes() // (1 << 20)} MiB are not analysed (the same limit as `ascend-migrate scan`). "
                "Its text is not kept either: reopen it once it is smaller.")
     return json.dumps({
         "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
