@@ -182,17 +182,26 @@ def test_an_api_unsupported_in_all_four_tables_spans_2_1_to_2_8(entries):
     assert (entry.code, str(entry.source_versions)) == ("NPU201", ">=2.1,<2.9")
 
 
-def test_chinese_restriction_notes_are_kept_as_written(entries):
+def test_restriction_notes_without_a_call_condition_are_kept_as_written(entries):
     entry = only(entries["npu_unsupported"], api="torch.utils.data.DataLoader", code="NPU204")
     assert "不支持多进程加载NPU数据，num_workers仅支持0" in entry.note
     assert str(entry.source_versions) == ">=2.6,<2.9"
-    assert entry.severity == "info"  # it forbids something; a dtype-only note is a hint
+    assert entry.when == ()  # it concerns NPU tensors in the dataset, which no call shows: never reported
 
 
-def test_restriction_notes_are_npu204_hints_or_infos_never_warnings(entries):
+def test_restrictions_a_call_can_show_are_english_with_the_original_kept(entries):
     restrictions = [entry for entry in entries["npu_unsupported"] if entry.code == "NPU204"]
     assert len(restrictions) == 267
-    assert {entry.severity for entry in restrictions} == {"hint", "info"}
+    conditional = [entry for entry in restrictions if entry.when]
+    assert len(conditional) == 22
+    for entry in conditional:
+        assert not any("\u4e00" <= character <= "\u9fff" for character in entry.note), entry.api
+        assert entry.note_original and entry.note_original != entry.note
+        assert entry.severity == "warning" and entry.suggestion
+    topk = only(entries["npu_unsupported"], api="torch.topk", code="NPU204", source_versions=">=2.7,<2.9")
+    assert topk.note.startswith("sorted=False is not supported.")
+    assert [(condition.argument, condition.position, condition.values) for condition in topk.when] == [("sorted", 4, ("False",))]
+    assert {entry.severity for entry in restrictions if not entry.when} == {"hint", "info"}
 
 
 def test_restriction_notes_only_older_tables_have_keep_their_versions(entries):

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY, code_matches
+from ascend_migrate.analysis.restrictions import RESTRICTION_CODE
 from ascend_migrate.analysis.findings import CONFIDENCE_RANK, DEFAULT_SEVERITY, Finding, Fix, TextEdit
 from ascend_migrate.analysis.source import SourceLines
 from ascend_migrate.config import Settings
@@ -182,6 +183,9 @@ def headline(entry: Entry, api: str) -> str:
         text = f"`{api}` has an NPU-affine replacement: {target}" if target else f"`{api}` has an NPU-affine replacement"
     elif category == "npu-dynamic-shape":
         text = f"`{api}` has a data-dependent output shape"
+    elif category == "npu-unsupported" and entry.code == RESTRICTION_CODE:
+        # The row says "supported with restriction", and the call passes what the restriction concerns.
+        text = f"`{api}` is supported on Ascend NPU with a restriction this call meets"
     elif category == "npu-unsupported":
         text = f"`{api}` is not supported as is on Ascend NPU"
     elif category == "third-party":

@@ -14,8 +14,8 @@ import yaml
 from ascend_migrate.analysis.codes import CODES
 from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, ROUTES, SEVERITIES
 from ascend_migrate.kb.errors import KnowledgeBaseError
+from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, CallCondition, Entry, ParameterDifference
 from ascend_migrate.kb.table_files import read_table_bytes
-from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, Entry, ParameterDifference
 from ascend_migrate.kb.versions import VersionRangeError, parse_range
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -42,6 +42,8 @@ ENTRY_KEYS = {
     "receiver": str,
     "condition": str,
     "severity": str,
+    "when": list,
+    "note_original": str,
 }
 # The conditions each match kind understands (pattern conditions name engine matchers: any name goes).
 CONDITIONS = {
@@ -51,6 +53,7 @@ CONDITIONS = {
     "method": ("device-argument",),
     "definition": (),
 }
+WHEN_KEYS = {"argument": str, "position": int, "values": list, "other_than": list, "missing": bool}
 PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note", "position"}
 
 
@@ -225,6 +228,8 @@ class _NodeReader:
             receiver=values.get("receiver", ""),
             condition=values.get("condition", ""),
             severity=values.get("severity"),
+            when=tuple(self.call_condition(item) for item in values.get("when", ())),
+            note_original=values.get("note_original", ""),
             **ranges,
         )
 
@@ -255,6 +260,35 @@ class _NodeReader:
     def _check_choice(self, fields, values, key: str, choices: tuple[str, ...]) -> None:
         if key in values and values[key] not in choices:
             raise self.fail(fields[key][1], f"{key} must be one of {list(choices)}, got {values[key]!r}")
+
+    def call_condition(self, node: yaml.Node) -> CallCondition:
+        fields = self.mapping(node, "a `when` condition")
+        values: dict[str, Any] = {}
+        for key, (key_node, value_node) in fields.items():
+            expected = WHEN_KEYS.get(key)
+            if expected is None:
+                raise self.fail(key_node, f"unknown key {key!r} in a `when` condition; expected one of {sorted(WHEN_KEYS)}")
+            if expected is list:
+                # Values are kept as written (`False`, `0`, `cudagraphs`), like parameter defaults.
+                values[key] = tuple(self._written(item, key) for item in self.sequence(value_node, key))
+            else:
+                values[key] = self.scalar(value_node, key, expected)
+        if "argument" not in values:
+            raise self.fail(node, "a `when` condition needs argument: the restricted parameter's name")
+        if values.get("values") and values.get("other_than"):
+            raise self.fail(node, "a `when` condition takes values or other_than, not both")
+        return CallCondition(
+            argument=values["argument"],
+            position=values.get("position"),
+            values=values.get("values", ()),
+            other_than=values.get("other_than", ()),
+            missing=values.get("missing", False),
+        )
+
+    def _written(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode) or node.value == "":
+            raise self.fail(node, f"each of {what} must be a single non-empty value")
+        return node.value
 
     def parameter(self, node: yaml.Node) -> ParameterDifference:
         fields = self.mapping(node, "a parameter difference")

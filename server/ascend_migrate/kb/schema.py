@@ -39,6 +39,20 @@ class ParameterDifference:
 
 @pickled_by_position
 @dataclass(frozen=True, slots=True)
+class CallCondition:
+    """When a restriction applies at a call: the restricted argument is passed (and, with `values`, has one of
+    those values; with `other_than`, any other value). Values are compared as written: a literal's value
+    (`False`, `'cudagraphs'`, `0`) or a name's last part (`torch.preserve_format` → `preserve_format`)."""
+
+    argument: str
+    position: int | None = None  # 0-based position when the argument may be passed positionally
+    values: tuple[str, ...] = ()
+    other_than: tuple[str, ...] = ()
+    missing: bool = False  # the restriction also applies when the argument is not passed (its default is restricted)
+
+
+@pickled_by_position
+@dataclass(frozen=True, slots=True)
 class Entry:
     """What the knowledge base knows of one source API for one route (and one version range)."""
 
@@ -64,6 +78,9 @@ class Entry:
     receiver: str = ""  # for match=method: tensor, module, optimizer; "any" matches by method name alone
     condition: str = ""
     severity: str | None = None
+    # npu-restriction rows: the calls the restriction concerns; a row without any is knowledge, never a finding
+    when: tuple[CallCondition, ...] = ()
+    note_original: str = ""  # the note as the source wrote it (e.g. Chinese), when `note` is a translation
 
     @property
     def key(self) -> str:

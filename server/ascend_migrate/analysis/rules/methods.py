@@ -7,6 +7,7 @@ import ast
 import re
 
 from ascend_migrate.analysis.findings import ROUTE_NPU, Fix, TextEdit
+from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules import RuleContext
 from ascend_migrate.analysis.symbols import TypeSystem
 
@@ -45,7 +46,7 @@ def on_attribute(
     factory = context.factory
     span = factory.attribute_name_span(node)
     for entry in matched:
-        if _unchanged_on_mindspore(entry, node, call):
+        if _unchanged_on_mindspore(entry, node, call) or not applies_at(entry, call):
             continue
         fix = _method_fix(context, entry, node, call, span)
         context.add(factory.finding(entry, span, confidence, api=entry.api, fix=fix))

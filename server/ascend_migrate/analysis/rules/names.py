@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix, ROUTE_MINDSPORE
+from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules import RuleContext
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS
 from ascend_migrate.kb.schema import Entry
@@ -52,6 +53,8 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
             continue
         if condition == "device-argument":
             continue  # the strings rule reports device arguments where the value is a CUDA device
+        if not applies_at(entry, call):
+            continue  # a restriction this call does not touch
         fix = _fix_for(context, entry, span, call, root)
         context.add(factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else None, fix=fix))
 

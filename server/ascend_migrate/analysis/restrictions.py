@@ -1,0 +1,61 @@
+"""Whether a "supported with restriction" row concerns this call: the restricted argument or value is there.
+
+A restriction row (NPU204) says what a call must avoid on Ascend (`memory_format=torch.channels_last`,
+`sorted=False`, `backend="cudagraphs"`). Most calls never touch it, so a row is reported only where one of its
+`when` conditions holds at the call; a row without conditions (dtype lists, "may fall back to the CPU") is
+kept as knowledge and never reported.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.kb.schema import CallCondition, Entry
+
+RESTRICTION_CODE = "NPU204"
+
+
+def applies_at(entry: Entry, call: ast.Call | None) -> bool:
+    """False when the entry is a restriction that this use of its API cannot meet."""
+    if not entry.when:
+        return entry.code != RESTRICTION_CODE
+    if call is None:
+        return False  # a reference without a call (`f = torch.sum`) passes no argument
+    return any(_holds(condition, call) for condition in entry.when)
+
+
+def _holds(condition: CallCondition, call: ast.Call) -> bool:
+    argument = _argument(condition, call)
+    if argument is None:
+        return condition.missing
+    value = written_value(argument)
+    if condition.values:
+        # Only a literal rules the restricted value out; `args.backend` or `self.fused` may hold it.
+        return not isinstance(argument, ast.Constant) or value in condition.values
+    if condition.other_than:
+        return value is None or value not in condition.other_than
+    return True
+
+
+def _argument(condition: CallCondition, call: ast.Call) -> ast.expr | None:
+    for keyword in call.keywords:
+        if keyword.arg == condition.argument:
+            return keyword.value
+        if keyword.arg is None:
+            return keyword.value  # **options may hold it: treat as passed with an unknown value
+    if condition.position is not None and condition.position < len(call.args):
+        return call.args[condition.position]  # a *starred argument there: value unknown
+    if any(isinstance(argument, ast.Starred) for argument in call.args):
+        return call.args[-1]  # *args may hold it
+    return None
+
+
+def written_value(node: ast.expr) -> str | None:
+    """A literal's value as the knowledge base writes it, a name's last part, or None when unknown."""
+    if isinstance(node, ast.Constant):
+        return str(node.value) if not isinstance(node.value, str) else node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return f"-{node.operand.value}"
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
