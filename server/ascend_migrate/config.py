@@ -44,6 +44,9 @@ class Settings:
     # (glob pattern relative to the project root, codes) pairs
     per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     min_confidence: str = "heuristic"
+    # Report tensor-only code shapes (boolean-mask indexing, transpose-reshape) on receivers not known to be torch
+    # tensors: off by default, since NumPy arrays and dicts look the same (issue 15).
+    untyped_receivers: bool = False
     exclude: tuple[str, ...] = ()
     extend_exclude: tuple[str, ...] = ()
     # category → severity overrides
@@ -160,6 +163,7 @@ SETTING_KEYS: dict[str, tuple[str, Any]] = {
     "extend-exclude": ("extend_exclude", _string_list),
     "severity": ("severity", _severity_map),
     "fail-on": ("fail_on", _string_choice(SEVERITIES)),
+    "untyped-receivers": ("untyped_receivers", _boolean),
     "follow-symlinks": ("follow_symlinks", _boolean),
     "respect-gitignore": ("respect_gitignore", _boolean),
 }

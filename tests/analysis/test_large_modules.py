@@ -69,16 +69,19 @@ def test_names_bound_late_and_classes_used_early_resolve_as_in_one_tree(monkeypa
 
 def test_a_cut_inside_a_string_falls_back_to_one_tree(monkeypatch):
     prose = "\n".join(f"line {index} of a long text at column 0" for index in range(200))
-    source = f'import torch\n\nTEXT = """\n{prose}\n"""\n\ntorch.cuda.synchronize()\n'
+    # a script (a top-level loop): `import torch` there needs `import torch_npu` too (NPU106 on line 1)
+    source = f'import torch\n\nTEXT = """\n{prose}\n"""\n\nfor _ in range(2):\n    torch.cuda.synchronize()\n'
     whole, pieces = whole_and_pieces(monkeypatch, source, "npu")
     assert pieces.findings == whole.findings and [finding.line for finding in whole.findings] == [1, source.count("\n")]
 
 
 def test_a_syntax_error_falls_back_to_the_recovering_parse(monkeypatch):
     filler = "".join(f"def helper_{index}():\n    return torch.cuda.current_device()\n\n\n" for index in range(40))
-    source = "import torch\n\n" + filler + "def broken(:\n    pass\n\n\n" + filler.replace("helper_", "more_")
+    source = ("import torch\n\n" + filler + "def broken(:\n    pass\n\n\n" + filler.replace("helper_", "more_")
+              + 'if __name__ == "__main__":\n    helper_0()\n')
     whole, pieces = whole_and_pieces(monkeypatch, source, "npu")
-    assert pieces.findings == whole.findings and len(whole.findings) == 81  # 80 calls and `import torch`
+    # 80 calls and `import torch` (torch_npu: the guard in the last piece makes the module a program)
+    assert pieces.findings == whole.findings and len(whole.findings) == 81
     assert pieces.errors == whole.errors and whole.errors[0].line == 163
 
 
@@ -94,7 +97,7 @@ def test_pieces_cover_every_line_once_and_cut_only_at_column_0():
 def test_the_largest_tree_alive_is_a_piece_not_the_module(monkeypatch):
     source = "import torch\n\n" + "".join(
         f"def layer_{index}(x):\n    torch.cuda.synchronize()\n    return x * {index}\n\n\n" for index in range(2_000)
-    )
+    ) + "for index in range(3):\n    layer_0(index)\n"
     settings = Settings(target="npu")
 
     def peak(large: int) -> tuple[int, int]:
@@ -109,5 +112,5 @@ def test_the_largest_tree_alive_is_a_piece_not_the_module(monkeypatch):
 
     one_tree, findings_whole = peak(10**12)
     in_pieces, findings_pieces = peak(30_000)
-    assert findings_pieces == findings_whole == 2_001  # and `import torch` (torch_npu)
+    assert findings_pieces == findings_whole == 2_001  # and `import torch` (torch_npu: a script, with its loop)
     assert in_pieces * 3 < one_tree, (in_pieces, one_tree)

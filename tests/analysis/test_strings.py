@@ -96,11 +96,14 @@ def test_a_module_importing_torch_without_torch_npu(tmp_path):
     def findings(source, target="npu"):
         return analyze_file(source, "a.py", Settings(target=target), knowledge_base).findings
 
-    (finding,) = findings("import os\nimport torch\nimport torch.nn as nn\nfrom torch import optim\n")
+    program = 'if __name__ == "__main__":\n    main()\n'
+    (finding,) = findings("import os\nimport torch\nimport torch.nn as nn\nfrom torch import optim\n" + program)
     assert (finding.line, finding.code, finding.api, finding.severity) == (2, "NPU101", "torch", "info")
     assert finding.fix.add_imports == ("import torch_npu",) and finding.fix.edits == ()
-    assert findings("import torch\nimport torch_npu\n") == []
-    assert findings("import torch\n", target="mindspore") == []
+    assert findings("import torch\nimport torch_npu\n" + program) == []
+    assert findings("import torch\n" + program, target="mindspore") == []
+    # a library module (no `__main__` guard, no top-level loop or call): the program importing it imports torch_npu
+    assert findings("import os\nimport torch\n\ndef helper():\n    return torch.zeros(1)\n") == []
 
 
 def test_renames_are_hints_where_transfer_to_npu_remaps_them_at_run_time(run):

@@ -57,7 +57,7 @@ def test_suppressed_lines_survive_byte_for_byte(fixes_knowledge_base, name, targ
     assert all(line in NEWLINE.split(fixed) for line in suppressed)
 
 
-@pytest.mark.parametrize(("name", "target"), [*SCRIPTS, ("ddp_train_cuda.py", "mindspore"), ("model_resnet.py", "npu")])
+@pytest.mark.parametrize(("name", "target"), [*SCRIPTS, ("ddp_train_cuda.py", "mindspore"), ("apex_single_node.py", "mindspore")])
 @pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
 def test_with_the_product_knowledge_base_only_findings_without_a_safe_fix_remain(name, target, unsafe):
     source = (GOLDEN / name).read_text()
@@ -81,7 +81,7 @@ def _changes_something(finding, text: str) -> bool:
     return bool(edits_for(finding.fix, text))
 
 
-@pytest.mark.parametrize(("name", "target"), [*SCRIPTS, ("ddp_train_cuda.py", "mindspore"), ("model_resnet.py", "npu")])
+@pytest.mark.parametrize(("name", "target"), [*SCRIPTS, ("ddp_train_cuda.py", "mindspore"), ("apex_single_node.py", "mindspore")])
 def test_every_quick_fix_alone_gives_code_that_parses(name, target):
     """The editor's path: one finding's fix applied on its own, as a code action does."""
     from ascend_migrate.fixes import apply_edits

@@ -187,6 +187,7 @@ def test_restriction_notes_without_a_call_condition_are_kept_as_written(entries)
     assert "不支持多进程加载NPU数据，num_workers仅支持0" in entry.note
     assert str(entry.source_versions) == ">=2.6,<2.9"
     assert entry.when == ()  # it concerns NPU tensors in the dataset, which no call shows: never reported
+    assert entry.reported is False
 
 
 def test_restrictions_a_call_can_show_are_english_with_the_original_kept(entries):
@@ -202,6 +203,7 @@ def test_restrictions_a_call_can_show_are_english_with_the_original_kept(entries
     assert topk.note.startswith("sorted=False is not supported.")
     assert [(condition.argument, condition.position, condition.values) for condition in topk.when] == [("sorted", 4, ("False",))]
     assert {entry.severity for entry in restrictions if not entry.when} == {"hint", "info"}
+    assert all(entry.reported is (len(entry.when) > 0) for entry in restrictions)
 
 
 def test_restriction_notes_only_older_tables_have_keep_their_versions(entries):

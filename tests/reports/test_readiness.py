@@ -14,13 +14,13 @@ def test_scores_of_the_sample_project():
     result = build_result()
     files, overall = readiness(result, SourceLines(result))
     # train.py: 17 code lines; two errors without fix (2), two warnings without fix (1), five safe fixes (5 × 0.125).
-    # model.py: 16 code lines; one error (1), two infos (0.2). paths.py: 3 code lines, nothing to do.
+    # model.py: 16 code lines; one error (1), two affinity hints (0). paths.py: 3 code lines, nothing to do.
     assert [(item.path, item.score, item.code_lines, item.effort, item.findings, item.blockers) for item in files] == [
         ("src/train.py", 79, 17, 3.625, 9, 2),
-        ("src/model.py", 93, 16, 1.2, 3, 1),
+        ("src/model.py", 94, 16, 1.0, 3, 1),
         ("src/paths.py", 100, 3, 0.0, 0, 0),
     ]
-    assert (overall.score, overall.code_lines, overall.effort, overall.blockers) == (87, 36, 4.825, 3)
+    assert (overall.score, overall.code_lines, overall.effort, overall.blockers) == (87, 36, 4.625, 3)
 
 
 def test_a_line_counts_once_with_its_worst_finding():

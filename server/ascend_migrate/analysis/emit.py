@@ -14,8 +14,8 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY, code_matches
-from ascend_migrate.analysis.restrictions import RESTRICTION_CODE
 from ascend_migrate.analysis.findings import CONFIDENCE_RANK, DEFAULT_SEVERITY, Finding, Fix, TextEdit
+from ascend_migrate.analysis.restrictions import RESTRICTION_CODE
 from ascend_migrate.analysis.source import SourceLines
 from ascend_migrate.config import Settings
 from ascend_migrate.kb.schema import Entry
@@ -38,6 +38,8 @@ class FindingFactory:
         self._minimum_confidence = CONFIDENCE_RANK[settings.min_confidence]
         self._ignored = settings.ignore + _per_path_ignores(path, settings)
         self._code_allowed: dict[str, bool] = {}
+        # Tests are not where speed matters: no affinity advice in them.
+        self._in_tests = is_test_path(path)
         # The file imports torch_npu.contrib.transfer_to_npu: CUDA names are remapped when it runs, so their
         # renames are hints, not warnings (set by the engine from the module's imports).
         self.auto_migration = False
@@ -98,6 +100,8 @@ class FindingFactory:
         message: str | None = None,
     ) -> Finding | None:
         category = entry.category
+        if not entry.reported or (category == "npu-affinity" and self._in_tests):
+            return None
         code = code or entry.code or DEFAULT_CODE_FOR_CATEGORY[category]
         if not self.allowed(code, confidence, span[0]):
             return None
@@ -141,6 +145,13 @@ class FindingFactory:
             return None
         return Fix(title=title, safe=entry.fix == "safe", edits=(TextEdit(span[0], span[1], span[2], span[3], new_text),),
                    add_imports=add_imports)
+
+
+def is_test_path(path: str) -> bool:
+    """A pytest file by its name: test_x.py, x_test.py or conftest.py (directories say nothing: a whole project
+    may live under one named tests)."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
 def render_name(target: str, import_names: dict[str, str]) -> tuple[str, tuple[str, ...]]:

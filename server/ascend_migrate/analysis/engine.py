@@ -15,6 +15,7 @@ from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
 from ascend_migrate.analysis.source import SourceLines, split_lines
 from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, dotted_parts, import_bindings, qualify
 from ascend_migrate.analysis.walker import Walker
@@ -138,6 +139,9 @@ def _chunks_parsed_again(lines: list[str], pieces: list[tuple[int, int]], chunks
 def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[str, ClassInfo]) -> tuple:
     """Record the module-level names `chunk` binds into `bindings`; return them as a comparable signature."""
     signature: list[tuple] = []
+    if any(is_program_statement(statement) for statement in chunk.statements):
+        bindings[ENTRY_POINT_MARK] = ("import", ENTRY_POINT_MARK)
+        signature.append((ENTRY_POINT_MARK, ENTRY_POINT_MARK))
     for statement in _module_level_statements(chunk):
         statement_type = type(statement)
         if statement_type is ast.Import or statement_type is ast.ImportFrom:
@@ -223,6 +227,22 @@ def _base(node: ast.expr, bindings: dict[str, Binding]) -> str | None:
     if binding is not None and binding[0] == "class" and not parts:
         return f"local:{binding[1].name}"
     return qualify(binding, parts)
+
+
+def is_program_statement(statement: ast.stmt) -> bool:
+    """A top-level statement that makes a module a program rather than a library: the `__main__` guard, a
+    loop, or a bare call of a local function (`main()`, `train(args)`)."""
+    statement_type = type(statement)
+    if statement_type is ast.If:
+        test = statement.test
+        if type(test) is ast.Compare and len(test.comparators) == 1 and type(test.ops[0]) is ast.Eq:
+            sides = (test.left, test.comparators[0])
+            return (any(type(side) is ast.Name and side.id == "__name__" for side in sides)
+                    and any(type(side) is ast.Constant and side.value == "__main__" for side in sides))
+        return False
+    if statement_type in (ast.For, ast.While, ast.AsyncFor):
+        return True
+    return statement_type is ast.Expr and type(statement.value) is ast.Call and type(statement.value.func) is ast.Name
 
 
 AUTO_MIGRATION_MODULE = "torch_npu.contrib.transfer_to_npu"

@@ -40,7 +40,7 @@ DEFAULT_SEVERITY: dict[str, str] = {
     "ms-structure": "warning",
     "npu-rename": "warning",
     "npu-unsupported": "error",
-    "npu-affinity": "info",
+    "npu-affinity": "hint",  # advice, not a needed change: shown only when asked (severity setting)
     "npu-dynamic-shape": "warning",
     "third-party": "error",
 }

@@ -1,9 +1,9 @@
-"""Whether a "supported with restriction" row concerns this call: the restricted argument or value is there.
+"""Whether an entry with `when` conditions concerns this call: the restricted argument or value is there.
 
 A restriction row (NPU204) says what a call must avoid on Ascend (`memory_format=torch.channels_last`,
-`sorted=False`, `backend="cudagraphs"`). Most calls never touch it, so a row is reported only where one of its
-`when` conditions holds at the call; a row without conditions (dtype lists, "may fall back to the CPU") is
-kept as knowledge and never reported.
+`sorted=False`, `backend="cudagraphs"`). Most calls never touch it, so such a row is reported only where one of
+its `when` conditions holds at the call. (Rows whose restriction no call shows, such as dtype lists or "may fall
+back to the CPU", say `reported: false` in mappings/.)
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import ast
 
 from ascend_migrate.kb.schema import CallCondition, Entry
 
-RESTRICTION_CODE = "NPU204"
+RESTRICTION_CODE = "NPU204"  # its rows say "supported with restriction"
 
 
 def applies_at(entry: Entry, call: ast.Call | None) -> bool:
-    """False when the entry is a restriction that this use of its API cannot meet."""
+    """False when the entry has `when` conditions and this use of its API meets none of them."""
     if not entry.when:
-        return entry.code != RESTRICTION_CODE
+        return True
     if call is None:
         return False  # a reference without a call (`f = torch.sum`) passes no argument
     return any(_holds(condition, call) for condition in entry.when)

@@ -44,6 +44,7 @@ ENTRY_KEYS = {
     "severity": str,
     "when": list,
     "note_original": str,
+    "reported": bool,
 }
 # The conditions each match kind understands (pattern conditions name engine matchers: any name goes).
 CONDITIONS = {
@@ -230,6 +231,7 @@ class _NodeReader:
             severity=values.get("severity"),
             when=tuple(self.call_condition(item) for item in values.get("when", ())),
             note_original=values.get("note_original", ""),
+            reported=values.get("reported", True),
             **ranges,
         )
 

@@ -78,9 +78,11 @@ class Entry:
     receiver: str = ""  # for match=method: tensor, module, optimizer; "any" matches by method name alone
     condition: str = ""
     severity: str | None = None
-    # npu-restriction rows: the calls the restriction concerns; a row without any is knowledge, never a finding
+    # the calls the entry concerns (a restriction's argument or value); empty: every use of the api
     when: tuple[CallCondition, ...] = ()
     note_original: str = ""  # the note as the source wrote it (e.g. Chinese), when `note` is a translation
+    # False: knowledge kept (lookup, coverage, provenance) that is no change a user must make, so never a finding
+    reported: bool = True
 
     @property
     def key(self) -> str:

@@ -9,6 +9,9 @@ from ascend_migrate.analysis.rules import RuleContext
 
 
 TORCH_NPU_NOT_IMPORTED = "torch-npu-not-imported"
+# Bound at module level by the engine's pre-pass when the module runs as a program (a `__main__` guard, a
+# top-level loop or `main()` call); not an identifier, so never a name in code.
+ENTRY_POINT_MARK = "<program>"
 
 
 def on_import(context: RuleContext, node: ast.Import | ast.ImportFrom) -> None:
@@ -52,8 +55,12 @@ def _removal_fix(context: RuleContext, entry, node: ast.Import) -> Fix | None:
 
 
 def _missing_torch_npu(context: RuleContext, entry, alias: ast.alias) -> None:
-    """`import torch` in a module that never imports torch_npu: torch.npu and the 'npu' device need it."""
+    """`import torch` in a program that never imports torch_npu: torch.npu and the 'npu' device need it."""
     if alias.name != "torch":
+        return
+    # Only a program needs the import: a library that gains it no longer imports where torch_npu is absent,
+    # and the program that uses the library has imported torch_npu before the library runs.
+    if context.walker.lookup(ENTRY_POINT_MARK) is None and context.factory.path.replace("\\", "/").rsplit("/", 1)[-1] != "__main__.py":
         return
     module_bindings = context.walker.scopes[0]
     if any(kind == "import" and value.split(".", 1)[0] == "torch_npu" for kind, value in module_bindings.values()):

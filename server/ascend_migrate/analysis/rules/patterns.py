@@ -50,10 +50,11 @@ def _is_mask(node: ast.expr) -> bool:
         return _is_mask(node.operand)
     if node_type is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr):
         return _is_mask(node.left) or _is_mask(node.right)
+    # An UPPER_CASE name (`features[INPUT_MASK]`) is a constant key, not a mask tensor.
     if node_type is ast.Name:
-        return "mask" in node.id.lower()
+        return "mask" in node.id.lower() and not node.id.isupper()
     if node_type is ast.Attribute:
-        return "mask" in node.attr.lower()
+        return "mask" in node.attr.lower() and not node.attr.isupper()
     return False
 
 
@@ -65,6 +66,8 @@ def on_subscript(walker, node: ast.Subscript) -> None:
     value_type = walker.infer(node.value)
     if value_type is not None and value_type != TENSOR:
         return
+    if value_type is None and not walker.context.factory.settings.untyped_receivers:
+        return  # no evidence of a torch tensor: a NumPy array or a dict looks the same
     confidence = "inferred" if value_type == TENSOR else "heuristic"
     factory = walker.context.factory
     span = factory.span(node)

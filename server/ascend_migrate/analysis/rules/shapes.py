@@ -4,7 +4,8 @@ Each matcher names a `condition` of `match: pattern` entries in mappings/ (npu_a
 npu_dynamic_shape.yaml). The shapes follow the msprof-analyze op-sequence rules and msfmktransplt's affinity
 list, written as the source code that produces those op sequences. They are conservative: a shape is
 reported only when the operators are recognised through imports (`torch.rsqrt`, `F.silu`), or, for
-tensor methods, with `heuristic` confidence.
+tensor methods, on a receiver known to be a tensor (or, with the `untyped-receivers` setting, any receiver at
+`heuristic` confidence).
 """
 
 from __future__ import annotations
@@ -84,8 +85,10 @@ def on_call(walker, call: ast.Call) -> None:
             receiver = receiver.func.value
         if type(receiver) is ast.Call and type(receiver.func) is ast.Attribute and receiver.func.attr in ("permute", "transpose"):
             receiver_type = walker.infer(receiver.func.value)
-            if receiver_type in (None, TENSOR):
-                _report(walker, "transpose-reshape", call, "inferred" if receiver_type == TENSOR else "heuristic")
+            if receiver_type == TENSOR:
+                _report(walker, "transpose-reshape", call, "inferred")
+            elif receiver_type is None and walker.context.factory.settings.untyped_receivers:
+                _report(walker, "transpose-reshape", call, "heuristic")
     elif type(func) is ast.Name and func.id in ("float", "int", "bool") and walker.lookup(func.id) is None and len(call.args) == 1:
         if walker.infer(call.args[0]) == TENSOR:
             _report(walker, "tensor-to-python-scalar", call, "inferred")
