@@ -27,7 +27,11 @@ def applies_at(entry: Entry, call: ast.Call | None) -> bool:
 def _holds(condition: CallCondition, call: ast.Call) -> bool:
     argument = _argument(condition, call)
     if argument is None:
-        return condition.missing
+        return condition.missing and not _may_hide_arguments(call)
+    if argument is _UNKNOWN or not condition.present:
+        return False
+    if condition.unless_number and isinstance(argument, ast.Constant) and type(argument.value) in (int, float):
+        return False
     value = written_value(argument)
     if condition.values:
         # Only a literal rules the restricted value out; `args.backend` or `self.fused` may hold it.
@@ -37,17 +41,25 @@ def _holds(condition: CallCondition, call: ast.Call) -> bool:
     return True
 
 
+_UNKNOWN = ast.Constant(value=None)  # a *starred argument where the position is: passed or not, nobody knows
+
+
 def _argument(condition: CallCondition, call: ast.Call) -> ast.expr | None:
     for keyword in call.keywords:
         if keyword.arg == condition.argument:
             return keyword.value
-        if keyword.arg is None:
-            return keyword.value  # **options may hold it: treat as passed with an unknown value
-    if condition.position is not None and condition.position < len(call.args):
-        return call.args[condition.position]  # a *starred argument there: value unknown
-    if any(isinstance(argument, ast.Starred) for argument in call.args):
-        return call.args[-1]  # *args may hold it
+    if condition.position is not None:
+        for index, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                return _UNKNOWN
+            if index == condition.position:
+                return argument
     return None
+
+
+def _may_hide_arguments(call: ast.Call) -> bool:
+    """`f(*arguments)` or `f(**options)`: the argument may be passed there."""
+    return any(keyword.arg is None for keyword in call.keywords) or any(isinstance(argument, ast.Starred) for argument in call.args)
 
 
 def written_value(node: ast.expr) -> str | None:

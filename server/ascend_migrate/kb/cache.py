@@ -82,7 +82,7 @@ def _schema_signature() -> str:
 
     from ascend_migrate.kb import schema, versions
 
-    classes = (schema.Entry, schema.ParameterDifference, versions.VersionRange)
+    classes = (schema.Entry, schema.ParameterDifference, schema.CallCondition, versions.VersionRange)
     return ";".join(f"{cls.__name__}({','.join(field.name for field in fields(cls))})" for cls in classes)
 
 

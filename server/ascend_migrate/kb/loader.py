@@ -54,7 +54,8 @@ CONDITIONS = {
     "method": ("device-argument",),
     "definition": (),
 }
-WHEN_KEYS = {"argument": str, "position": int, "values": list, "other_than": list, "missing": bool}
+WHEN_KEYS = {"argument": str, "position": int, "values": list, "other_than": list, "missing": bool, "present": bool,
+             "unless_number": bool}
 PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note", "position"}
 
 
@@ -285,6 +286,8 @@ class _NodeReader:
             values=values.get("values", ()),
             other_than=values.get("other_than", ()),
             missing=values.get("missing", False),
+            present=values.get("present", True),
+            unless_number=values.get("unless_number", False),
         )
 
     def _written(self, node: yaml.Node, what: str) -> str:

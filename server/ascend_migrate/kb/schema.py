@@ -40,15 +40,19 @@ class ParameterDifference:
 @pickled_by_position
 @dataclass(frozen=True, slots=True)
 class CallCondition:
-    """When a restriction applies at a call: the restricted argument is passed (and, with `values`, has one of
-    those values; with `other_than`, any other value). Values are compared as written: a literal's value
-    (`False`, `'cudagraphs'`, `0`) or a name's last part (`torch.preserve_format` → `preserve_format`)."""
+    """When an entry applies at a call: the argument is passed (and, with `values`, has one of those values; with
+    `other_than`, any other value), or, with `missing`, it is not passed. Values are compared as written: a
+    literal's value (`False`, `'cudagraphs'`, `0`) or a name's last part (`torch.preserve_format` →
+    `preserve_format`); a variable may hold anything, so it meets `values` and `other_than` alike. `**options`
+    and `*arguments` may or may not hold the argument: they meet nothing."""
 
     argument: str
     position: int | None = None  # 0-based position when the argument may be passed positionally
     values: tuple[str, ...] = ()
     other_than: tuple[str, ...] = ()
-    missing: bool = False  # the restriction also applies when the argument is not passed (its default is restricted)
+    missing: bool = False  # the condition also holds when the argument is not passed (its default is restricted)
+    present: bool = True  # False: it holds only when the argument is not passed (torch.load without map_location)
+    unless_number: bool = False  # a number literal never meets it (repeat_interleave(2): a static shape)
 
 
 @pickled_by_position
