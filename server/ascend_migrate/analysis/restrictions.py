@@ -63,11 +63,13 @@ def _may_hide_arguments(call: ast.Call) -> bool:
 
 
 def written_value(node: ast.expr) -> str | None:
-    """A literal's value as the knowledge base writes it, a name's last part, or None when unknown."""
+    """A literal's value as the knowledge base writes it, a dotted name's last part or a variable's name, or None."""
     if isinstance(node, ast.Constant):
         return str(node.value) if not isinstance(node.value, str) else node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
         return f"-{node.operand.value}"
     if isinstance(node, ast.Attribute):
         return node.attr
+    if isinstance(node, ast.Name):
+        return node.id  # a variable named like an allowed value (`dtype`) is taken to hold one
     return None

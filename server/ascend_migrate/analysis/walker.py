@@ -332,8 +332,16 @@ class Walker:
             self.visit_target(target, value_type)
         strings.on_assign(self.context, node.targets, node.value)
 
+    def visit_annotation(self, annotation: ast.expr) -> None:
+        """An annotation runs nothing: the rules hear of it (`context.in_annotation`) and may stay quiet."""
+        self.context.in_annotation = True
+        try:
+            self.visit(annotation)
+        finally:
+            self.context.in_annotation = False
+
     def visit_annotated_assign(self, node: ast.AnnAssign) -> None:
-        self.visit(node.annotation)
+        self.visit_annotation(node.annotation)
         value_type = None
         if node.value is not None:
             self.visit(node.value)
@@ -406,9 +414,9 @@ class Walker:
         all_arguments = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
         for argument in (*all_arguments, arguments.vararg, arguments.kwarg):
             if argument is not None and argument.annotation is not None:
-                self.visit(argument.annotation)
+                self.visit_annotation(argument.annotation)
         if node.returns is not None:
-            self.visit(node.returns)
+            self.visit_annotation(node.returns)
         current_class = self.class_stack[-1] if self.class_stack else None
         self.bind(node.name, ("function", None))
         shapes.on_function_definition(self, node)

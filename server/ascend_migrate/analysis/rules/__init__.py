@@ -21,6 +21,7 @@ class RuleContext:
     findings: list[Finding] = field(default_factory=list)
     _reported: set[tuple[Span, str]] = field(default_factory=set)
     walker: Any = None  # the walker feeding these rules, for rules that ask about the enclosing scope
+    in_annotation: bool = False  # the walk is inside a type annotation (which runs nothing)
 
     def add(self, finding: Finding | None) -> None:
         if finding is None:

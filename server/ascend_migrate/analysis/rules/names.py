@@ -28,6 +28,8 @@ _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torch
 
 
 def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast.Call | None, root: str | None) -> None:
+    if context.in_annotation and context.route == ROUTE_MINDSPORE:
+        return  # `x: tf.Tensor`, `model: nn.Module`: a port rewrites the code; the annotation follows, nothing to act on
     view = context.view
     entries = view.by_name.get(qualified)
     if entries is None:
