@@ -80,3 +80,31 @@ def test_a_variable_may_hold_the_restricted_value_but_options_passed_through_say
             return chosen, optioned, inductor
     """
     assert restrictions(scan(source)) == [(5, "torch.compile")]
+
+
+def test_every_reported_entry_reads_in_english(real_knowledge_base):
+    """Notes a user can see are English; a translated note keeps the source's text in note_original."""
+    def chinese(text):
+        return any("\u4e00" <= character <= "\u9fff" for character in text)
+
+    for entry in real_knowledge_base.entries:
+        if entry.reported:
+            texts = [entry.note, entry.suggestion, *(difference.note for difference in entry.parameters)]
+            assert not any(chinese(text) for text in texts), (entry.table, entry.api)
+        if entry.note_original:
+            assert chinese(entry.note_original) and not chinese(entry.note), entry.api
+
+
+def test_only_npu201_says_not_supported(scan):
+    source = """
+        import torch
+
+        def nearest(points, queries, features):
+            distances = torch.cdist(points, queries, compute_mode="use_mm_for_euclid_dist")
+            values, indices = features.topk(5)
+            return distances, torch.std_mean(features), values
+    """
+    messages = {finding.api: finding.message for finding in scan(source) if finding.category == "npu-unsupported"}
+    assert messages["torch.cdist"].startswith("`torch.cdist` works differently on Ascend NPU: With p=2.0, compute_mode")
+    assert messages["torch.std_mean"].startswith("`torch.std_mean` is not supported on Ascend NPU")
+    assert "torch.Tensor.topk" not in messages  # `features` is not known to be a tensor

@@ -194,11 +194,8 @@ def headline(entry: Entry, api: str) -> str:
         text = f"`{api}` has an NPU-affine replacement: {target}" if target else f"`{api}` has an NPU-affine replacement"
     elif category == "npu-dynamic-shape":
         text = f"`{api}` has a data-dependent output shape"
-    elif category == "npu-unsupported" and entry.code == RESTRICTION_CODE:
-        # The row says "supported with restriction", and the call passes what the restriction concerns.
-        text = f"`{api}` is supported on Ascend NPU with a restriction this call meets"
     elif category == "npu-unsupported":
-        text = f"`{api}` is not supported as is on Ascend NPU"
+        text = f"`{api}` {_NPU_UNSUPPORTED_VERBS.get(entry.code or '', 'is not supported on Ascend NPU')}"
     elif category == "third-party":
         text = f"`{api}` is CUDA-only or needs an Ascend build"
     else:  # ms-structure
@@ -206,6 +203,16 @@ def headline(entry: Entry, api: str) -> str:
     if note:
         text = f"{text}: {first_sentence(note)}"
     return text
+
+
+# What each npu-unsupported code claims (analysis/codes.py): only NPU201 says "not supported".
+_NPU_UNSUPPORTED_VERBS = {
+    "NPU201": "is not supported on Ascend NPU",
+    "NPU202": "works differently on Ascend NPU",
+    "NPU203": "has no effect or another meaning on Ascend NPU",
+    # The row says "supported with restriction", and the call passes what the restriction concerns.
+    RESTRICTION_CODE: "is supported on Ascend NPU with a restriction this call meets",
+}
 
 
 def first_sentence(note: str, limit: int = 160) -> str:
