@@ -69,17 +69,19 @@ def test_no_finding_a_user_sees_has_chinese_text(scan):
             assert not any("\u4e00" <= character <= "\u9fff" for character in finding.message + finding.suggestion), finding
 
 
-def test_a_variable_may_hold_the_restricted_value_but_options_passed_through_say_nothing(scan):
+def test_only_the_restricted_value_written_at_the_call_meets_a_values_condition(scan):
     source = """
         import torch
 
-        def make(model, args):
+        def make(model, args, backend="inductor"):
             chosen = torch.compile(model, backend=args.backend)
             optioned = torch.compile(model, **args.options)
             inductor = torch.compile(model, backend="inductor")
-            return chosen, optioned, inductor
+            passed = torch.compile(model, backend=backend)
+            graphs = torch.compile(model, backend="cudagraphs")
+            return chosen, optioned, inductor, passed, graphs
     """
-    assert restrictions(scan(source)) == [(5, "torch.compile")]
+    assert restrictions(scan(source)) == [(9, "torch.compile")]  # the others are chosen elsewhere
 
 
 def test_every_reported_entry_reads_in_english(real_knowledge_base):

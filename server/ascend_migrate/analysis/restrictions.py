@@ -34,8 +34,9 @@ def _holds(condition: CallCondition, call: ast.Call) -> bool:
         return False
     value = written_value(argument)
     if condition.values:
-        # Only a literal rules the restricted value out; `args.backend` or `self.fused` may hold it.
-        return not isinstance(argument, ast.Constant) or value in condition.values
+        # Only the restricted value written at the call (`backend="cudagraphs"`, `fused=True`) meets it: a
+        # variable passed through (`backend=backend`) is the caller's choice, reported where it is written.
+        return not isinstance(argument, ast.Name) and value in condition.values
     if condition.other_than:
         return value is None or value not in condition.other_than
     return True

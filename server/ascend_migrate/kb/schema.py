@@ -43,9 +43,9 @@ class CallCondition:
     """When an entry applies at a call: the argument is passed (and, with `values`, has one of those values; with
     `other_than`, any other value), or, with `missing`, it is not passed. Values are compared as written: a
     literal's value (`False`, `'cudagraphs'`, `0`) or a name's last part (`torch.preserve_format` →
-    `preserve_format`, a variable `dtype` → `dtype`); a variable may hold anything, so it meets `values`, and
-    `other_than` unless it is named like an allowed value. `**options` and `*arguments` may or may not hold the
-    argument: they meet nothing."""
+    `preserve_format`, a variable `dtype` → `dtype`). `values` is met only by the value written at the call; a
+    variable may hold anything, so it meets `other_than` unless it is named like an allowed value. `**options`
+    and `*arguments` may or may not hold the argument: they meet nothing."""
 
     argument: str
     position: int | None = None  # 0-based position when the argument may be passed positionally
