@@ -30,7 +30,8 @@ def test_repeat_interleave_with_a_number_has_a_static_shape(scan):
             tiled = torch.repeat_interleave(tokens, 3, dim=0)
             ragged = torch.repeat_interleave(tokens, counts, dim=0)
             grouped = torch.repeat_interleave(tokens, groups)
-            return cos, tiled, ragged, grouped
+            scaled = tokens.repeat_interleave(int(groups), dim=2)
+            return cos, tiled, ragged, grouped, scaled
     """
     findings = [finding for finding in scan(source) if finding.code == "NPU401"]
     assert [(finding.line, finding.api) for finding in findings] == [

@@ -26,14 +26,14 @@ TORCH_TRAINING = """
             return self.fc(x)
 
 
-    def train(model: nn.Module, device, dtype, loader):
+    def train(model: nn.Module, device, compute_dtype, loader):
         model.to(torch.bfloat16)
         model.to(device)
         for batch in loader:
             batch = torch.as_tensor(batch)
             half = batch.to(torch.float16)
             cast = batch.to(dtype=torch.float32)
-            same = batch.to(dtype)
+            same = batch.to(compute_dtype)
             moved = batch.to(device)
         state = model.state_dict()
         model.load_state_dict(state)

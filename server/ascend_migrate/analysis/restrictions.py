@@ -30,7 +30,7 @@ def _holds(condition: CallCondition, call: ast.Call) -> bool:
         return condition.missing and not _may_hide_arguments(call)
     if argument is _UNKNOWN or not condition.present:
         return False
-    if condition.unless_number and isinstance(argument, ast.Constant) and type(argument.value) in (int, float):
+    if condition.unless_number and _is_number(argument):
         return False
     value = written_value(argument)
     if condition.values:
@@ -38,6 +38,8 @@ def _holds(condition: CallCondition, call: ast.Call) -> bool:
         # variable passed through (`backend=backend`) is the caller's choice, reported where it is written.
         return not isinstance(argument, ast.Name) and value in condition.values
     if condition.other_than:
+        if isinstance(argument, ast.Name):  # `dtype`, `compute_dtype`: a variable named like an allowed value
+            return not any(value == allowed or value.endswith("_" + allowed) for allowed in condition.other_than)
         return value is None or value not in condition.other_than
     return True
 
@@ -56,6 +58,14 @@ def _argument(condition: CallCondition, call: ast.Call) -> ast.expr | None:
             if index == condition.position:
                 return argument
     return None
+
+
+def _is_number(node: ast.expr) -> bool:
+    """A number literal, or `int(...)`/`float(...)`: a Python number, never a tensor."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float")
+            and len(node.args) == 1)
 
 
 def _may_hide_arguments(call: ast.Call) -> bool:
