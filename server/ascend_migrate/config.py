@@ -12,8 +12,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ascend_migrate.analysis.findings import CATEGORIES, CONFIDENCES, ROUTES, SEVERITIES
-
+from ascend_migrate.taxonomy import CATEGORIES, CONFIDENCES, ROUTES, SEVERITIES, is_code_selector
 
 DEFAULT_TORCH_VERSION = "2.8"
 DEFAULT_MINDSPORE_VERSION = "2.10"
@@ -117,11 +116,9 @@ def _abridged(value: Any) -> str:
 
 
 def _codes(value: Any) -> tuple[str, ...]:
-    from ascend_migrate.analysis.codes import CODES
-
     codes = _string_list(value)
     for code in codes:
-        if code != "ALL" and code not in CATEGORIES and not any(known.startswith(code) for known in CODES):
+        if not is_code_selector(code):
             raise ValueError(f"{code!r} is not a code, a code prefix, a category or ALL")
     return codes
 

@@ -28,9 +28,7 @@ import __future__
 import builtins
 import hashlib
 import marshal
-import os
 import sys
-import tempfile
 from pathlib import Path
 from types import CodeType, ModuleType
 
@@ -74,14 +72,9 @@ class GeneratedCodeCache:
         if not make_private_directory(self.path.parent):
             return False
         try:
-            descriptor, temporary = tempfile.mkstemp(prefix=".generated-", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(descriptor, "wb") as handle:
-                    marshal.dump(self.used, handle)
-                os.replace(temporary, self.path)
-            except BaseException:
-                os.unlink(temporary)
-                raise
+            from ascend_migrate.files import write_atomically
+
+            write_atomically(self.path, marshal.dumps(self.used), mode=0o600)  # owner-only: see kb.cache.open_private
         except (OSError, ValueError):
             return False  # a read-only home is no reason to fail; the next start compiles again
         self.added = 0

@@ -8,36 +8,17 @@ unless `follow_symlinks` is set), survives loops, and reports every file it skip
 from __future__ import annotations
 
 import fnmatch
-import operator
 import os
 import re
-import stat
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ascend_migrate.analysis.findings import FileError, FileResult, Finding
+from ascend_migrate.analysis.findings import FINDING_ORDER, FileError, FileResult, ScanResult
 from ascend_migrate.config import Settings
+from ascend_migrate.files import display_path, printable_path, read_source
 from ascend_migrate.gitignore import GitignoreTree
-
-MAX_FILE_BYTES = 32 * 1024 * 1024  # a larger .py file is generated data, not code to port
-
-
-@dataclass
-class ScanResult:
-    """What a scan of many files found; the input of every report."""
-
-    root: Path
-    settings: Settings
-    files_scanned: int = 0
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    seconds: float = 0.0
-    # path (as in findings) → the file's text, kept only when a report asks for source context
-    sources: dict[str, str] = field(default_factory=dict)
-    # the directory relative paths in findings start from (the working directory, or the workspace root)
-    base: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -188,40 +169,6 @@ class _GitignoreStack:
         return self.tree.ignored(relative, is_directory)
 
 
-def read_source(path: Path) -> str:
-    """The text of a Python file as Python reads it (PEP 263 coding cookie, BOM), or raises ValueError/OSError."""
-    return decode_source(read_source_bytes(path))
-
-
-def read_source_bytes(path: Path) -> bytes:
-    """The bytes of a regular file within the size limit, or raises ValueError/OSError."""
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError("not a regular file")
-    if info.st_size > MAX_FILE_BYTES:
-        raise ValueError(f"file is {info.st_size} bytes; files over {MAX_FILE_BYTES // (1024 * 1024)} MiB are skipped")
-    return path.read_bytes()
-
-
-def decode_source(data: bytes) -> str:
-    import io
-    import tokenize
-
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as error:
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as decode_error:
-            raise ValueError(f"invalid UTF-8 and no coding declaration: {decode_error.reason} at byte {decode_error.start}") from None
-        raise ValueError(f"cannot decode: {error}") from None
-    try:
-        text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as error:
-        raise ValueError(f"invalid {encoding} text: {error}") from None
-    return text[1:] if text.startswith("\ufeff") else text
-
-
 def analyze_path(path: Path, display_path: str, settings: Settings, keep_source: bool = False) -> tuple[FileResult, str | None]:
     from ascend_migrate.analysis.engine import analyze_file
 
@@ -283,9 +230,6 @@ def scan(
     return result
 
 
-FINDING_ORDER = operator.attrgetter("path", "line", "column", "code")  # the order of every report
-
-
 def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_sources: bool):
     """(index in `work`, result, source) for every file, in the order they finish."""
     if jobs <= 1 or len(work) < 2 * jobs:
@@ -341,17 +285,3 @@ def _warm_worker() -> None:
 def _common_root(paths: list[Path]) -> Path:
     resolved = [path.resolve() if path.is_dir() else path.resolve().parent for path in paths] or [Path.cwd()]
     return Path(os.path.commonpath([str(path) for path in resolved]))
-
-
-def display_path(path: Path, base: Path) -> str:
-    """How findings name `path`: relative to `base` when inside it, else absolute; printable (see below)."""
-    absolute = Path(os.path.abspath(path))
-    try:
-        return printable_path(absolute.relative_to(base).as_posix())
-    except ValueError:
-        return printable_path(absolute.as_posix())
-
-
-def printable_path(path: str) -> str:
-    """`path` as text every report can write: the bytes of a file name that are not UTF-8 become `\\xNN`."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -13,7 +13,7 @@ import pytest
 
 from ascend_migrate.analysis import engine
 from ascend_migrate.analysis.chunks import plan_pieces
-from ascend_migrate.analysis.source import split_lines
+from ascend_migrate.files import split_lines
 from ascend_migrate.config import Settings
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.py"))

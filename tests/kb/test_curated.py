@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY
 from ascend_migrate.analysis.engine import analyze
 from ascend_migrate.config import Settings
 from ascend_migrate.kb import coverage
 from ascend_migrate.kb.index import KnowledgeBase
 from ascend_migrate.kb.loader import load_table
+from ascend_migrate.taxonomy import DEFAULT_CODE_FOR_CATEGORY
 
 MAPPINGS = Path(__file__).resolve().parents[2] / "mappings"
 CURATED_TABLES = ("pytorch_mindspore_curated", "structure")

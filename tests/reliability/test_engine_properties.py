@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from ascend_migrate.analysis.engine import analyze_file, analyze_module
 from ascend_migrate.analysis.incremental import LineEdit, analyze_document
-from ascend_migrate.analysis.source import split_lines
+from ascend_migrate.files import split_lines
 from ascend_migrate.config import Settings
 from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all
 

@@ -21,7 +21,7 @@ import pytest
 from ascend_migrate.analysis.engine import analyze_file
 from ascend_migrate.config import Settings
 from ascend_migrate.kb.index import KnowledgeBase
-from ascend_migrate.workspace import decode_source
+from ascend_migrate.files import decode_source
 
 from reliability_cli import TEST_MAPPINGS, run_cli
 from reliability_rpc import RawServer, summary

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.analysis.findings import ScanResult
 from report_samples import build_result, find_sarif_validator, skip_or_fail, validator_environment
 
 VALIDATOR_CONFIG = Path(__file__).with_name("sarif-validator-config.xml")

@@ -7,10 +7,10 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from ascend_migrate.analysis.codes import CODES
-from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, FileError, Finding, Fix, TextEdit
+from ascend_migrate.analysis.findings import FileError, Finding, Fix, TextEdit
 from ascend_migrate.config import Settings
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.taxonomy import CODES, DEFAULT_SEVERITY
+from ascend_migrate.analysis.findings import ScanResult
 
 TRAIN_SOURCE = '''\
 import torch

@@ -11,7 +11,7 @@ import pytest
 from ascend_migrate.config import Settings
 from ascend_migrate.reports import ReportOptions, writer
 from ascend_migrate.reports.csv_report import FINDINGS_COLUMNS, render
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.analysis.findings import ScanResult
 
 EXPECTED_FILES = [
     "affinity_api_call.csv",

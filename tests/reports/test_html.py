@@ -10,7 +10,7 @@ from dataclasses import replace
 from ascend_migrate.config import Settings
 from ascend_migrate.reports import ReportOptions, writer
 from ascend_migrate.reports.html import render
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.analysis.findings import ScanResult
 
 from report_samples import build_result
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ascend_migrate.reports.readiness import code_line_count, file_readiness, line_effort, readiness, score
-from ascend_migrate.reports.sources import SourceLines
+from ascend_migrate.reports.sources import ScannedSources
 
 from report_samples import MODEL_SOURCE, TRAIN_SOURCE, build_result, sample_findings
 
 
 def test_scores_of_the_sample_project():
     result = build_result()
-    files, overall = readiness(result, SourceLines(result))
+    files, overall = readiness(result, ScannedSources(result))
     # train.py: 17 code lines; two errors without fix (2), two warnings without fix (1), five safe fixes (5 × 0.125).
     # model.py: 16 code lines; one error (1), two affinity hints (0). paths.py: 3 code lines, nothing to do.
     assert [(item.path, item.score, item.code_lines, item.effort, item.findings, item.blockers) for item in files] == [

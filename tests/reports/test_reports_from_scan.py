@@ -10,12 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from report_samples import PROJECT, scan_project, unusual_documents
 
-from ascend_migrate.analysis.codes import CODES
 from ascend_migrate.reports.csv_report import ASCEND_FILES, FINDINGS_COLUMNS
 from ascend_migrate.reports.sarif import FINGERPRINT_KEY
-
-from report_samples import PROJECT, scan_project, unusual_documents
+from ascend_migrate.taxonomy import CODES
 
 TARGETS = ("npu", "mindspore")
 

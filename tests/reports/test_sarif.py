@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ascend_migrate.analysis.codes import CODES
+from report_samples import TRAIN_SOURCE, build_result, finding
+
 from ascend_migrate.analysis.findings import FileError
 from ascend_migrate.config import Settings
 from ascend_migrate.reports import ReportOptions, writer
 from ascend_migrate.reports.sarif import FINGERPRINT_KEY, document
-from ascend_migrate.workspace import ScanResult
-
-from report_samples import TRAIN_SOURCE, build_result, finding
+from ascend_migrate.taxonomy import CODES
+from ascend_migrate.analysis.findings import ScanResult
 
 ROOT = Path("/work/project")
 
@@ -34,7 +34,7 @@ def test_every_code_is_a_rule_with_its_metadata(sample_result):
         "shortDescription": {"text": "A torch.cuda API with a torch_npu counterpart."},
         "fullDescription": {
             "text": "A torch.cuda API with a torch_npu counterpart. "
-            "Category npu-rename: a CUDA API, device string or backend name with a direct NPU counterpart."
+            "Category npu-rename: a CUDA API, device string, backend name or environment variable with a direct NPU counterpart."
         },
         "helpUri": "https://example.invalid/ascend-migrate/docs/codes.md#npu101",
         "help": {

@@ -13,12 +13,12 @@ import re
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY, code_matches
-from ascend_migrate.analysis.findings import CONFIDENCE_RANK, DEFAULT_SEVERITY, Finding, Fix, TextEdit
+from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.analysis.restrictions import RESTRICTION_CODE
 from ascend_migrate.analysis.source import SourceLines
 from ascend_migrate.config import Settings
 from ascend_migrate.kb.schema import Entry
+from ascend_migrate.taxonomy import CONFIDENCE_RANK, DEFAULT_CODE_FOR_CATEGORY, DEFAULT_SEVERITY, code_matches
 
 Span = tuple[int, int, int, int]  # line, column, end_line, end_column in the engine's convention
 # Renames that torch_npu.contrib.transfer_to_npu applies at run time (torch.cuda.*, device strings, 'nccl',

@@ -16,10 +16,11 @@ from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.rules import RuleContext
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
-from ascend_migrate.analysis.source import SourceLines, split_lines
+from ascend_migrate.analysis.source import SourceLines
 from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, dotted_parts, import_bindings, qualify
 from ascend_migrate.analysis.walker import Walker
 from ascend_migrate.config import Settings
+from ascend_migrate.files import split_lines
 from ascend_migrate.kb.index import KnowledgeBase
 
 

@@ -1,4 +1,5 @@
-"""The values the engine hands to every face of the product: findings, their fixes, and the public taxonomy.
+"""The values the engine hands to every face of the product: findings and their fixes (the taxonomy they
+name is `ascend_migrate.taxonomy`).
 
 Positions follow one convention everywhere in the engine: lines are 1-based, columns are 1-based and count
 characters (not bytes, not UTF-16 units); `end_column` is the column just past the last character. The LSP
@@ -7,46 +8,13 @@ layer converts to the negotiated encoding; the CLI and reports print these numbe
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from ascend_migrate.config import Settings
 from ascend_migrate.pickling import pickled_by_position
-
-ROUTE_MINDSPORE = "mindspore"
-ROUTE_NPU = "npu"
-ROUTES = (ROUTE_MINDSPORE, ROUTE_NPU)
-
-# The nine categories of DESIGN.md: the product's public taxonomy, spelled exactly so.
-CATEGORY_ROUTES: dict[str, tuple[str, ...]] = {
-    "ms-equivalent": (ROUTE_MINDSPORE,),
-    "ms-differs": (ROUTE_MINDSPORE,),
-    "ms-unsupported": (ROUTE_MINDSPORE,),
-    "ms-structure": (ROUTE_MINDSPORE,),
-    "npu-rename": (ROUTE_NPU,),
-    "npu-unsupported": (ROUTE_NPU,),
-    "npu-affinity": (ROUTE_NPU,),
-    "npu-dynamic-shape": (ROUTE_NPU,),
-    "third-party": (ROUTE_MINDSPORE, ROUTE_NPU),
-}
-CATEGORIES = tuple(CATEGORY_ROUTES)
-
-SEVERITIES = ("error", "warning", "info", "hint")  # most severe first
-SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
-
-DEFAULT_SEVERITY: dict[str, str] = {
-    "ms-equivalent": "info",
-    "ms-differs": "warning",
-    "ms-unsupported": "error",
-    "ms-structure": "warning",
-    "npu-rename": "warning",
-    "npu-unsupported": "error",
-    "npu-affinity": "hint",  # advice, not a needed change: shown only when asked (severity setting)
-    "npu-dynamic-shape": "warning",
-    "third-party": "error",
-}
-
-CONFIDENCES = ("exact", "inferred", "heuristic")  # most certain first
-CONFIDENCE_RANK = {name: rank for rank, name in enumerate(CONFIDENCES)}
 
 
 @pickled_by_position
@@ -221,3 +189,22 @@ class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
+
+
+FINDING_ORDER = operator.attrgetter("path", "line", "column", "code")  # the order of every report
+
+
+@dataclass
+class ScanResult:
+    """What a scan of many files found; the input of every report."""
+
+    root: Path
+    settings: Settings
+    files_scanned: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    seconds: float = 0.0
+    # path (as in findings) → the file's text, kept only when a report asks for source context
+    sources: dict[str, str] = field(default_factory=dict)
+    # the directory relative paths in findings start from (the working directory, or the workspace root)
+    base: Path | None = None

@@ -21,8 +21,8 @@ from ascend_migrate.analysis.engine import (
     replay_bindings,
     replay_classes,
 )
-from ascend_migrate.analysis.source import split_lines
 from ascend_migrate.config import Settings
+from ascend_migrate.files import split_lines
 from ascend_migrate.kb.index import KnowledgeBase
 
 DocumentAnalysis = ModuleAnalysis

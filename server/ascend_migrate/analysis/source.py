@@ -8,17 +8,6 @@ import re
 SUPPRESSION = re.compile(r"#\s*ascend-migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?\s*$")
 
 
-def split_lines(source: str) -> list[str]:
-    """The lines of `source` without their endings, split the way Python's tokenizer splits them.
-
-    \\r\\n, \\r and \\n end a line; form feeds and other Unicode line separators do not (str.splitlines
-    would split on them and put every later finding on the wrong line).
-    """
-    if "\r" in source:
-        source = source.replace("\r\n", "\n").replace("\r", "\n")
-    return source.split("\n")
-
-
 class SourceLines:
     """Lines of one module (or one region of it), 1-based, with column conversion for the ast's byte offsets."""
 

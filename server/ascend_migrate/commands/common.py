@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ascend_migrate.analysis.findings import CONFIDENCES, ROUTES, SEVERITIES
+from ascend_migrate.taxonomy import CONFIDENCES, ROUTES, SEVERITIES
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:

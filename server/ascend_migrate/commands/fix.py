@@ -175,7 +175,7 @@ class _Skip(Exception):
 def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) -> _Outcome:
     from ascend_migrate.fixes import fix_all
     from ascend_migrate.fixes.syntax import parse
-    from ascend_migrate.workspace import decode_source, read_source_bytes
+    from ascend_migrate.files import decode_source, read_source_bytes
 
     try:
         data = read_source_bytes(path)
@@ -243,8 +243,9 @@ def _write(path: Path, text: str, digest: bytes) -> str | None:
     the SHA-256 `digest` they had when read; a reason when not written."""
     import codecs
     import io
-    import tempfile
     import tokenize
+
+    from ascend_migrate.files import write_atomically
 
     real = path.resolve()
     try:
@@ -257,29 +258,16 @@ def _write(path: Path, text: str, digest: bytes) -> str | None:
         data = text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
         if has_bom:
             data = codecs.BOM_UTF8 + data
-        mode = os.stat(real).st_mode & 0o7777
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except (OSError, SyntaxError, UnicodeEncodeError, LookupError) as error:
         return f"not written: {getattr(error, 'strerror', None) or error}"
     try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())  # the new bytes are on disk before the rename makes them the file
-        os.chmod(temporary, mode)
-        # Checked again just before the rename: an edit saved while the temporary file was written wins.
-        if not _unchanged(real, digest):
-            os.unlink(temporary)
-            return CHANGED_SINCE_READ
-        os.replace(temporary, real)
-    except BaseException as error:  # an interruption too: never leave the temporary file behind
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        if isinstance(error, OSError):
-            return f"not written: {error.strerror or error}"
-        raise
+        # still_current: checked again just before the rename, so an edit saved while the temporary file was
+        # written wins. The file keeps its mode.
+        written = write_atomically(real, data, still_current=lambda: _unchanged(real, digest))
+    except OSError as error:
+        return f"not written: {error.strerror or error}"
+    if not written:
+        return CHANGED_SINCE_READ
     return None
 
 
@@ -343,8 +331,8 @@ def _write_report(output: Path, outcomes: list[_Outcome], problems: list) -> Non
     import io
     import json
 
+    from ascend_migrate.files import write_atomically
     from ascend_migrate.reports.csv_report import neutralise_formula
-    from ascend_migrate.reports.output import write_atomically
 
     rows = [
         {"file": outcome.path, "line": change.line, "code": change.code, "title": change.title, "before": change.before, "after": change.after}

@@ -28,10 +28,10 @@ def register(subparsers) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    from ascend_migrate.analysis.findings import SEVERITY_RANK
     from ascend_migrate.config import ConfigError
     from ascend_migrate.kb.errors import KnowledgeBaseError
     from ascend_migrate.reports import ReportOptions, writer
+    from ascend_migrate.taxonomy import SEVERITY_RANK
     from ascend_migrate.workspace import scan
 
     paths = arguments.paths or [Path(".")]

@@ -17,11 +17,11 @@ import hashlib
 import os
 import pickle
 import stat
-import tempfile
 import time
 from pathlib import Path
 
 from ascend_migrate import __version__
+from ascend_migrate.files import write_atomically
 from ascend_migrate.kb.table_files import read_table_bytes
 
 _FORMAT = 1
@@ -116,14 +116,8 @@ def store(digest: str, value) -> None:
     if not make_private_directory(directory):
         return
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=".kb-", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, directory / f"kb-{digest}.pickle")
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        # Owner-only whatever the umask: open_private() refuses to load a file that others could have written.
+        write_atomically(directory / f"kb-{digest}.pickle", pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600)
         for stale in directory.glob("kb-*.pickle"):  # older tables' caches: never read again
             if stale.name != f"kb-{digest}.pickle" and _older_than_a_day(stale):
                 stale.unlink(missing_ok=True)

@@ -11,12 +11,11 @@ from typing import Any
 
 import yaml
 
-from ascend_migrate.analysis.codes import CODES
-from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, ROUTES, SEVERITIES
 from ascend_migrate.kb.errors import KnowledgeBaseError
 from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, CallCondition, Entry, ParameterDifference
 from ascend_migrate.kb.table_files import read_table_bytes
 from ascend_migrate.kb.versions import VersionRangeError, parse_range
+from ascend_migrate.taxonomy import CATEGORIES, CATEGORY_ROUTES, CODES, ROUTES, SEVERITIES
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STRING_TAG = "tag:yaml.org,2002:str"
@@ -256,7 +255,7 @@ class _NodeReader:
         if "code" in values:
             info = CODES.get(values["code"])
             if info is None:
-                raise self.fail(fields["code"][1], f"unknown code {values['code']!r}; codes are listed in analysis/codes.py")
+                raise self.fail(fields["code"][1], f"unknown code {values['code']!r}; codes are listed in taxonomy.py and docs/codes.md")
             if info.category != values["category"]:
                 raise self.fail(fields["code"][1], f"code {info.code} belongs to category {info.category!r}, not {values['category']!r}")
 

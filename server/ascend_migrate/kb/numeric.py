@@ -102,7 +102,7 @@ def load_record(directory: Path) -> dict[tuple[str, str], dict]:
 
 def write_record(report: NumericReport, path: Path) -> None:
     """Write the record atomically; results are sorted so that re-runs give small diffs."""
-    from ascend_migrate.reports.output import write_atomically
+    from ascend_migrate.files import write_atomically
 
     results = sorted(report.results, key=lambda result: (result.api, result.target))
     document = {

@@ -6,40 +6,12 @@ also widens a `LineEdit` that tells the incremental analysis which lines to look
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from ascend_migrate.files import line_content
+from ascend_migrate.files import split_lines_keeping_ends as split_lines  # a document's lines keep their ends
 from ascend_migrate.lsp.positions import index_at_units, units_before
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of `text`, each with its line break; the last has none (and may be empty).
-
-    Only \\n, \\r\\n and \\r end a line, as in LSP and in Python's tokenizer (`str.splitlines` also splits on
-    form feeds and Unicode separators, which would shift every line number after them).
-    """
-    if "\r" not in text:
-        parts = text.split("\n")
-        return [part + "\n" for part in parts[:-1]] + [parts[-1]]
-    lines = []
-    start = 0
-    for match in _LINE_BREAK.finditer(text):
-        lines.append(text[start:match.end()])
-        start = match.end()
-    lines.append(text[start:])
-    return lines
-
-
-def line_content(line: str) -> str:
-    """`line` without its line break."""
-    if line.endswith("\r\n"):
-        return line[:-2]
-    if line.endswith(("\n", "\r")):
-        return line[:-1]
-    return line
 
 
 def size_over(text: str, limit: int) -> int | None:

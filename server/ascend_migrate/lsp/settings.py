@@ -13,8 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ascend_migrate.analysis.findings import ROUTES
 from ascend_migrate.config import SETTING_KEYS, ConfigError, Settings, apply_overrides, find_pyproject, settings_from_pyproject
+from ascend_migrate.taxonomy import ROUTES
 
 logger = logging.getLogger("ascend_migrate.lsp")
 

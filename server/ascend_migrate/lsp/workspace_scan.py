@@ -17,7 +17,9 @@ from pathlib import Path
 
 from ascend_migrate.config import Settings
 from ascend_migrate.lsp import engine
-from ascend_migrate.workspace import FINDING_ORDER, ScanResult, analyze_path, discover, display_path, printable_path
+from ascend_migrate.files import display_path, printable_path
+from ascend_migrate.workspace import analyze_path, discover
+from ascend_migrate.analysis.findings import FINDING_ORDER, ScanResult
 
 
 @dataclass(frozen=True)

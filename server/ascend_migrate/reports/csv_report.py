@@ -17,8 +17,8 @@ from pathlib import Path
 
 from ascend_migrate.analysis.findings import Finding
 from ascend_migrate.reports import ReportOptions
-from ascend_migrate.reports.output import write_atomically
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.files import write_atomically
+from ascend_migrate.analysis.findings import ScanResult
 
 FINDINGS_FILE = "findings.csv"
 FINDINGS_COLUMNS = (

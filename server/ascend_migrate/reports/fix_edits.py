@@ -15,13 +15,13 @@ from dataclasses import replace
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.fixes import FixError, edits_for
-from ascend_migrate.reports.sources import SourceLines
+from ascend_migrate.reports.sources import ScannedSources
 
 
 class FixEdits:
     """`edits(finding)`: every edit its fix makes, imports included; () when the fix no longer fits the file."""
 
-    def __init__(self, sources: SourceLines) -> None:
+    def __init__(self, sources: ScannedSources) -> None:
         self._sources = sources
         self._imports: dict[tuple[str, tuple[str, ...]], tuple[TextEdit, ...] | None] = {}
 

@@ -16,15 +16,15 @@ from importlib import resources
 from pathlib import Path
 
 from ascend_migrate import __version__
-from ascend_migrate.analysis.findings import CATEGORIES, CATEGORY_ROUTES, SEVERITIES, Finding, ROUTE_MINDSPORE
+from ascend_migrate.analysis.findings import Finding
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.html_charts import Bar, Slice, bars, donut, score_ring
 from ascend_migrate.reports.html_findings import findings_section, plural
-from ascend_migrate.reports.labels import CATEGORY_MEANINGS
 from ascend_migrate.reports.output import write_text
 from ascend_migrate.reports.readiness import AUTOMATIC_FIX_FACTOR, SEVERITY_WEIGHT, Readiness, grade, readiness
-from ascend_migrate.reports.sources import SourceLines
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.reports.sources import ScannedSources
+from ascend_migrate.taxonomy import CATEGORIES, CATEGORY_MEANINGS, CATEGORY_ROUTES, ROUTE_MINDSPORE, SEVERITIES
+from ascend_migrate.analysis.findings import ScanResult
 
 TOP_FILES = 10
 TOP_APIS = 10
@@ -35,7 +35,7 @@ def write(result: ScanResult, output: Path | None, options: ReportOptions) -> No
 
 
 def render(result: ScanResult) -> str:
-    sources = SourceLines(result)
+    sources = ScannedSources(result)
     files, overall = readiness(result, sources)
     by_path: dict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:

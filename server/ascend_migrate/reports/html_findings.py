@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from ascend_migrate.analysis.findings import Finding
 from ascend_migrate.reports.readiness import Readiness, grade
-from ascend_migrate.reports.sources import SourceLines
+from ascend_migrate.reports.sources import ScannedSources
 
 CONTEXT_LINES = 2
 
@@ -27,7 +27,7 @@ def findings_section(
     files: list[Readiness],
     by_path: dict[str, list[Finding]],
     anchors: dict[str, str],
-    sources: SourceLines,
+    sources: ScannedSources,
 ) -> str:
     counts = Counter(finding.category for finding in findings)
     toggles = "".join(
@@ -55,7 +55,7 @@ def findings_section(
     )
 
 
-def _file_section(item: Readiness, findings: list[Finding], anchor: str, sources: SourceLines) -> str:
+def _file_section(item: Readiness, findings: list[Finding], anchor: str, sources: ScannedSources) -> str:
     articles = "".join(_finding_article(finding, sources) for finding in findings)
     return (
         f'<section class="file" id="{anchor}" data-path="{escape(item.path)}">'
@@ -66,7 +66,7 @@ def _file_section(item: Readiness, findings: list[Finding], anchor: str, sources
     )
 
 
-def _finding_article(finding: Finding, sources: SourceLines) -> str:
+def _finding_article(finding: Finding, sources: ScannedSources) -> str:
     # Category and severity come from fixed tables, but a finding is data: escape them like everything else.
     category, severity = escape(finding.category), escape(finding.severity)
     search = " ".join(
@@ -108,7 +108,7 @@ def _is_web_link(url: str) -> bool:
     return urlsplit(url).scheme in ("http", "https") if url else False
 
 
-def _excerpt(finding: Finding, sources: SourceLines) -> str:
+def _excerpt(finding: Finding, sources: ScannedSources) -> str:
     lines = sources.lines(finding.path)
     if not lines or finding.line > len(lines):
         return ""

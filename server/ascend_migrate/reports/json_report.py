@@ -9,7 +9,7 @@ from pathlib import Path
 from ascend_migrate import __version__
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.output import write_parts
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.analysis.findings import ScanResult
 
 JSON_VERSION = 1
 

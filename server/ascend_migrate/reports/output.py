@@ -1,12 +1,12 @@
-"""Writing a report file whole or not at all: a temporary file beside the target, then a rename."""
+"""Writing a report to standard output, or to a file whole or not at all (`files.write_atomically`)."""
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+
+from ascend_migrate.files import write_atomically
 
 
 def write_text(text: str, output: Path | None, encoding: str = "utf-8") -> None:
@@ -25,30 +25,3 @@ def write_parts(parts: Iterable[str], output: Path | None, encoding: str = "utf-
         sys.stdout.flush()
         return
     write_atomically(output, (part.encode(encoding) for part in parts))
-
-
-def write_atomically(output: Path, data: bytes | Iterable[bytes]) -> None:
-    if output.exists() and not output.is_file():
-        # /dev/null, a FIFO, a terminal: write into it; renaming a temporary file over it would replace it
-        with open(output, "wb") as handle:
-            _write(handle, data)
-        return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            _write(handle, data)
-        os.replace(temporary, output)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def _write(handle, data: bytes | Iterable[bytes]) -> None:
-    if isinstance(data, bytes):
-        handle.write(data)
-    else:
-        handle.writelines(data)

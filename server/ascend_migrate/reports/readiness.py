@@ -20,9 +20,10 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ascend_migrate.analysis.findings import SEVERITY_RANK, Finding
-from ascend_migrate.reports.sources import SourceLines
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.analysis.findings import Finding
+from ascend_migrate.reports.sources import ScannedSources
+from ascend_migrate.taxonomy import SEVERITY_RANK
+from ascend_migrate.analysis.findings import ScanResult
 
 SEVERITY_WEIGHT = {"error": 1.0, "warning": 0.5, "info": 0.1, "hint": 0.0}
 AUTOMATIC_FIX_FACTOR = 0.25
@@ -71,7 +72,7 @@ def file_readiness(path: str, findings: list[Finding], lines: list[str] | None) 
     return Readiness(path, score(effort, code_lines), code_lines, effort, len(findings), blockers)
 
 
-def readiness(result: ScanResult, sources: SourceLines) -> tuple[list[Readiness], Readiness]:
+def readiness(result: ScanResult, sources: ScannedSources) -> tuple[list[Readiness], Readiness]:
     """Every file's readiness (files with findings first, lowest score first) and the project's."""
     by_path: dict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:

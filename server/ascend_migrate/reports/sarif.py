@@ -16,14 +16,14 @@ from typing import Any
 from urllib.parse import quote_from_bytes
 
 from ascend_migrate import __version__
-from ascend_migrate.analysis.codes import CODES
-from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, Finding
+from ascend_migrate.analysis.findings import Finding
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.fix_edits import FixEdits
-from ascend_migrate.reports.labels import CATEGORY_MEANINGS, code_help_uri, project_url
+from ascend_migrate.reports.labels import code_help_uri, project_url
 from ascend_migrate.reports.output import write_text
-from ascend_migrate.reports.sources import SourceLines
-from ascend_migrate.workspace import ScanResult
+from ascend_migrate.reports.sources import ScannedSources
+from ascend_migrate.taxonomy import CATEGORY_MEANINGS, CODES, DEFAULT_SEVERITY
+from ascend_migrate.analysis.findings import ScanResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SOURCE_ROOT = "%SRCROOT%"
@@ -44,7 +44,7 @@ def write(result: ScanResult, output: Path | None, options: ReportOptions) -> No
 
 def document(result: ScanResult, source_root: Path | None = None) -> dict[str, Any]:
     """The SARIF log. `source_root` is what relative finding paths are relative to (default: `base_directory`)."""
-    sources = SourceLines(result)
+    sources = ScannedSources(result)
     root = (source_root or sources.base).resolve()
     fingerprints = _fingerprints(result.findings, sources)
     fix_edits = FixEdits(sources)
@@ -88,7 +88,7 @@ def _rule(code: str) -> dict[str, Any]:
     }
 
 
-def _result(finding: Finding, fingerprint: str, sources: SourceLines, fix_edits: FixEdits) -> dict[str, Any]:
+def _result(finding: Finding, fingerprint: str, sources: ScannedSources, fix_edits: FixEdits) -> dict[str, Any]:
     text = _sentence(finding.message) + (f" {_sentence(finding.suggestion)}" if finding.suggestion else "")
     physical: dict[str, Any] = {"artifactLocation": _artifact(finding.path), "region": _region(finding, sources)}
     context = _context_region(finding, sources)
@@ -132,7 +132,7 @@ _ESCAPED_BYTE = re.compile(rb"\\x([0-9a-f]{2})")
 _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
-def _region(finding: Finding, sources: SourceLines) -> dict[str, Any]:
+def _region(finding: Finding, sources: ScannedSources) -> dict[str, Any]:
     region: dict[str, Any] = {
         "startLine": finding.line,
         "startColumn": finding.column,
@@ -145,7 +145,7 @@ def _region(finding: Finding, sources: SourceLines) -> dict[str, Any]:
     return region
 
 
-def _context_region(finding: Finding, sources: SourceLines) -> dict[str, Any] | None:
+def _context_region(finding: Finding, sources: ScannedSources) -> dict[str, Any] | None:
     lines = sources.lines(finding.path)
     if not lines:
         return None
@@ -182,7 +182,7 @@ def _fixes(finding: Finding, fix_edits: FixEdits) -> list[dict[str, Any]]:
     ]
 
 
-def _fingerprints(findings: list[Finding], sources: SourceLines) -> list[str]:
+def _fingerprints(findings: list[Finding], sources: ScannedSources) -> list[str]:
     """A hash of what was found and the text of its line, numbered among identical ones in the same file.
 
     The line number is left out on purpose: adding a line above a finding must not make it a new alert.

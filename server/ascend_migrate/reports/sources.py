@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from ascend_migrate.workspace import ScanResult, read_source
+from ascend_migrate.files import read_source, split_lines
 
-# Python counts only these as line ends; str.splitlines would also split at \x0c, \x1c and U+2028 inside strings.
-_LINE_END = re.compile(r"\r\n|\r|\n")
+from ascend_migrate.analysis.findings import ScanResult
 
 
 def base_directory(result: ScanResult) -> Path:
@@ -30,7 +28,7 @@ def base_directory(result: ScanResult) -> Path:
     return working
 
 
-class SourceLines:
+class ScannedSources:
     """Each scanned file's lines: from `ScanResult.sources` when the scan kept them, else read again from disk
     (relative paths from `base_directory`). A file that cannot be read any more gives no lines; reports then
     leave out what needs them.
@@ -56,7 +54,10 @@ class SourceLines:
     def lines(self, path: str) -> list[str] | None:
         if path not in self._lines:
             text = self.text(path)
-            self._lines[path] = None if text is None else split_lines(text)
+            lines = None if text is None else split_lines(text)
+            if lines and lines[-1] == "":
+                lines.pop()  # a file's last line end ends its last line; it starts no new one
+            self._lines[path] = lines
         return self._lines[path]
 
     def line(self, path: str, number: int) -> str | None:
@@ -75,11 +76,3 @@ class SourceLines:
             return lines[line - 1][column - 1:end_column - 1]
         middle = lines[line:end_line - 1]
         return "\n".join([lines[line - 1][column - 1:], *middle, lines[end_line - 1][:end_column - 1]])
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of `text` as Python numbers them, without their line endings."""
-    lines = _LINE_END.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines

@@ -6,10 +6,11 @@ from __future__ import annotations
 import ast
 import re
 
-from ascend_migrate.analysis.findings import ROUTE_NPU, Fix, TextEdit
+from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules import RuleContext
 from ascend_migrate.analysis.symbols import TypeSystem
+from ascend_migrate.taxonomy import ROUTE_NPU
 
 # Structural method rewrites whose replacement is not a plain rename: api → (new text for a call with no
 # arguments, new method name for a call with arguments).

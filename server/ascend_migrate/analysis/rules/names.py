@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import Fix, ROUTE_MINDSPORE
+from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules import RuleContext
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS
 from ascend_migrate.kb.schema import Entry
+from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 # The fallback for a public torch name that no table maps: the three options of the MindSpore migration guide.
 GENERIC_UNSUPPORTED = Entry(

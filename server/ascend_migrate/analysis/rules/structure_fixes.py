@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import ROUTE_MINDSPORE, ROUTE_NPU, Fix
+from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.symbols import OPTIMIZER
+from ascend_migrate.taxonomy import ROUTE_MINDSPORE, ROUTE_NPU
 
 
 def _data_parallel(context, entry, node, call, span, root) -> Fix | None:

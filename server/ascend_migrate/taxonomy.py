@@ -1,12 +1,64 @@
-"""The finding codes: one table that the engine, the reports (SARIF rules) and the docs all read.
+"""The product's public taxonomy: routes, categories, severities, confidences and finding codes.
 
-A code names a kind of change; the category says which route it belongs to and how bad it is. Codes are
-public and stable once released: add new ones, never renumber.
+The ground floor: every other room (kb, config, analysis, reports, the faces) reads these names from here and
+this module imports nothing of ours. Categories and codes are public and stable once released: add new ones,
+never rename or renumber. README.md and docs/codes.md show these tables; tests/cli/test_codes_doc.py keeps
+them in step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+ROUTE_MINDSPORE = "mindspore"
+ROUTE_NPU = "npu"
+ROUTES = (ROUTE_MINDSPORE, ROUTE_NPU)
+ROUTE_TITLES = {ROUTE_MINDSPORE: "MindSpore", ROUTE_NPU: "Ascend NPU"}
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryInfo:
+    name: str
+    routes: tuple[str, ...]
+    default_severity: str
+    meaning: str  # what the reports and README.md say the category means
+
+
+_CATEGORY_TABLE = (
+    CategoryInfo("ms-equivalent", (ROUTE_MINDSPORE,), "info",
+                 "MindSpore has an API that does the same job (possibly under another name)"),
+    CategoryInfo("ms-differs", (ROUTE_MINDSPORE,), "warning",
+                 "an equivalent exists but parameters, defaults, dtypes or behaviour differ"),
+    CategoryInfo("ms-unsupported", (ROUTE_MINDSPORE,), "error",
+                 "no MindSpore equivalent is known; the message says what to do instead"),
+    CategoryInfo("ms-structure", (ROUTE_MINDSPORE,), "warning",
+                 "program structure to change: Module to Cell, forward to construct, the training step, train/eval mode, "
+                 "device placement, checkpoints, data parallelism"),
+    CategoryInfo("npu-rename", (ROUTE_NPU,), "warning",
+                 "a CUDA API, device string, backend name or environment variable with a direct NPU counterpart"),
+    CategoryInfo("npu-unsupported", (ROUTE_NPU,), "error",
+                 "not supported on NPU, or works differently there and needs a manual change"),
+    # Advice, not a needed change: shown only when asked (the severity setting), as issue 15 judged it.
+    CategoryInfo("npu-affinity", (ROUTE_NPU,), "hint",
+                 "an NPU-affine (fused, faster) replacement exists"),
+    CategoryInfo("npu-dynamic-shape", (ROUTE_NPU,), "warning",
+                 "the output shape depends on the data, which slows or breaks NPU graph compilation"),
+    CategoryInfo("third-party", (ROUTE_MINDSPORE, ROUTE_NPU), "error",
+                 "a library that is CUDA-only or needs an Ascend-adapted build"),
+)
+
+# The nine categories of DESIGN.md, spelled exactly so.
+CATEGORY_INFO: dict[str, CategoryInfo] = {info.name: info for info in _CATEGORY_TABLE}
+CATEGORIES = tuple(CATEGORY_INFO)
+CATEGORY_ROUTES: dict[str, tuple[str, ...]] = {info.name: info.routes for info in _CATEGORY_TABLE}
+CATEGORY_MEANINGS: dict[str, str] = {info.name: info.meaning for info in _CATEGORY_TABLE}
+
+SEVERITIES = ("error", "warning", "info", "hint")  # most severe first
+SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
+DEFAULT_SEVERITY: dict[str, str] = {info.name: info.default_severity for info in _CATEGORY_TABLE}
+
+CONFIDENCES = ("exact", "inferred", "heuristic")  # most certain first
+CONFIDENCE_RANK = {name: rank for rank, name in enumerate(CONFIDENCES)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +69,7 @@ class CodeInfo:
     summary: str
 
 
-_TABLE = (
+_CODE_TABLE = (
     CodeInfo("MS101", "ms-equivalent", "mindspore-equivalent-api", "MindSpore has an API that does the same job."),
     CodeInfo("MS102", "ms-differs", "mindspore-api-differs", "The MindSpore API differs in parameters, defaults, dtypes or behaviour."),
     CodeInfo("MS103", "ms-unsupported", "mindspore-no-equivalent", "No MindSpore equivalent is known; the message says what to do instead."),
@@ -49,7 +101,7 @@ _TABLE = (
     CodeInfo("TP101", "third-party", "cuda-only-library", "A library that is CUDA-only or needs an Ascend-adapted build."),
 )
 
-CODES: dict[str, CodeInfo] = {info.code: info for info in _TABLE}
+CODES: dict[str, CodeInfo] = {info.code: info for info in _CODE_TABLE}
 
 # The code a knowledge-base entry gets when it names none: one per category.
 DEFAULT_CODE_FOR_CATEGORY: dict[str, str] = {
@@ -65,10 +117,15 @@ DEFAULT_CODE_FOR_CATEGORY: dict[str, str] = {
 }
 
 
-def code_matches(code: str, selectors: tuple[str, ...]) -> bool:
+def code_matches(code: str, selectors: tuple[str, ...] | frozenset[str]) -> bool:
     """Whether `code` is named by any selector: a full code, a prefix (`NPU1`, `MS`), a category, or `ALL`."""
     info = CODES.get(code)
     for selector in selectors:
         if selector == "ALL" or code.startswith(selector) or (info is not None and info.category == selector):
             return True
     return False
+
+
+def is_code_selector(selector: str) -> bool:
+    """Whether `selector` names at least one code: `ALL`, a category, a code or a code prefix."""
+    return selector == "ALL" or selector in CATEGORY_INFO or any(code.startswith(selector) for code in CODES)
