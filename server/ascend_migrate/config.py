@@ -57,12 +57,6 @@ class Settings:
     project_root: str = ""
     config_file: str = ""
 
-    def severity_for(self, category: str, default: str) -> str:
-        for overridden, severity in self.severity:
-            if overridden == category:
-                return severity
-        return default
-
     def all_excludes(self) -> tuple[str, ...]:
         return (self.exclude or DEFAULT_EXCLUDE) + self.extend_exclude
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from ascend_migrate.analysis.engine import analyze_file
+from ascend_migrate.analysis.suppression import suppressed_lines
 from ascend_migrate.config import Settings
 from ascend_migrate.fixes import edits_for, fix_all
-from ascend_migrate.fixes.suppression import suppressed_lines
 from ascend_migrate.fixes.text import NEWLINE
 from ascend_migrate.kb.index import KnowledgeBase
 

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.analysis.suppression import suppressed_lines
 from ascend_migrate.fixes import apply_edits, fix_all
-from ascend_migrate.fixes.suppression import suppressed_lines
 from ascend_migrate.fixes.syntax import parse
 from ascend_migrate.fixes.text import NEWLINE
 

@@ -47,7 +47,8 @@ class FindingFactory:
         # (id of the entry, api) → (headline, suggestion, the entry's key); entries live as long as the process
         self._messages: dict[tuple[int, str], tuple[str, str, str]] = {}
         self._renderings: dict[str, tuple[str, tuple[str, ...]] | None] = {}
-        self._severities: dict[str, str] = {}
+        # category → the severity the user set for it (pyproject, CLI or editor); it outranks everything else
+        self._user_severities = dict(settings.severity)
 
     def forget_renderings(self) -> None:
         """The file's imports changed: replacements must be rendered again."""
@@ -106,16 +107,17 @@ class FindingFactory:
         if not self.allowed(code, confidence, span[0]):
             return None
         api = api or entry.api
-        severity = entry.severity or self._severities.get(category)
-        if severity is None:
-            severity = self._severities[category] = self.settings.severity_for(category, DEFAULT_SEVERITY[category])
         texts = self._messages.get((id(entry), api))
         if texts is None:
             texts = self._messages[(id(entry), api)] = (headline(entry, api), suggestion(entry), entry.key)
         headline_text = texts[0]
-        if self.auto_migration and code in _REMAPPED_BY_AUTO_MIGRATION:
-            severity = "hint"
+        # The one place a finding's severity is decided (every face shows it as it is): the user's setting
+        # for the category, else a hint for a rename transfer_to_npu does at run time, else the entry's own,
+        # else the category's default.
+        remapped = self.auto_migration and code in _REMAPPED_BY_AUTO_MIGRATION
+        if remapped:
             headline_text += " (remapped at run time here: the file imports transfer_to_npu)"
+        severity = self._user_severities.get(category) or ("hint" if remapped else entry.severity or DEFAULT_SEVERITY[category])
         # Positional: a scan builds tens of thousands of these (the order of Finding's fields).
         return Finding(self.path, span[0], span[1], span[2], span[3], code, category, severity, api,
                        message or headline_text, texts[1], confidence, entry.docs[0] if entry.docs else "", fix, texts[2])

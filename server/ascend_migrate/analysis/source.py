@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
-# `# ascend-migrate: ignore` or `# ascend-migrate: ignore[NPU101, MS1]` at the end of a line.
-SUPPRESSION = re.compile(r"#\s*ascend-migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?\s*$")
+from ascend_migrate.analysis.suppression import Suppression, suppressions
 
 
 class SourceLines:
@@ -16,7 +13,7 @@ class SourceLines:
     def __init__(self, lines: list[str], first_line: int = 1) -> None:
         self.lines = lines
         self.first_line = first_line
-        self._suppressions: dict[int, frozenset[str] | None] | None = None
+        self._suppressions: dict[int, Suppression] | None = None
 
     def text(self, line: int) -> str:
         index = line - self.first_line
@@ -31,24 +28,9 @@ class SourceLines:
             return byte_offset + 1
         return len(text.encode("utf-8")[:byte_offset].decode("utf-8", errors="replace")) + 1
 
-    def suppressed_codes(self, line: int) -> frozenset[str] | None:
-        """None when the line has no suppression; an empty set when it suppresses every code."""
-        if self._suppressions is None:
-            self._suppressions = {}
-            # Most files have no suppression at all: one search of the whole text spares a loop over its lines.
-            lines = self.lines if "ascend-migrate" in "\n".join(self.lines) else ()
-            for index, text in enumerate(lines):
-                if "ascend-migrate" in text:
-                    match = SUPPRESSION.search(text)
-                    if match:
-                        codes = match.group(1)
-                        self._suppressions[index + self.first_line] = (
-                            frozenset(code.strip() for code in codes.split(",") if code.strip()) if codes else frozenset()
-                        )
-        return self._suppressions.get(line)
-
     def is_suppressed(self, line: int, code: str) -> bool:
-        codes = self.suppressed_codes(line)
-        if codes is None:
-            return False
-        return not codes or any(code.startswith(selector) for selector in codes)
+        """Whether a suppression comment on `line` covers `code` (`analysis.suppression`)."""
+        if self._suppressions is None:
+            self._suppressions = suppressions(self.lines, self.first_line)
+        suppression = self._suppressions.get(line)
+        return suppression is not None and suppression.covers(code)

@@ -288,15 +288,10 @@ def _print_diff(outcomes: list[_Outcome]) -> None:
 
 
 def _lines(text: str) -> list[str]:
-    from ascend_migrate.fixes.text import NEWLINE
+    from ascend_migrate.files import split_lines_keeping_ends
 
-    lines, start = [], 0
-    for match in NEWLINE.finditer(text):
-        lines.append(text[start:match.end()])
-        start = match.end()
-    if start < len(text):
-        lines.append(text[start:])
-    return lines
+    lines = split_lines_keeping_ends(text)
+    return lines if lines[-1] else lines[:-1]  # difflib's lines: no empty one after the last line end
 
 
 def _one_line(text: str) -> str:

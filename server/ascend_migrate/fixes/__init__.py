@@ -7,7 +7,6 @@ findings, unsafe)` applies a file's fixes together (for `ascend-migrate fix` and
 
 from ascend_migrate.fixes.apply import Change, FixResult, SkippedFix, edits_for, fix_all
 from ascend_migrate.fixes.errors import FixError
-from ascend_migrate.fixes.suppression import suppressed_lines
 from ascend_migrate.fixes.text import OverlappingEditsError, apply_edits
 
 __all__ = [
@@ -19,5 +18,4 @@ __all__ = [
     "apply_edits",
     "edits_for",
     "fix_all",
-    "suppressed_lines",
 ]

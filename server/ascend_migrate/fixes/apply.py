@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from ascend_migrate.analysis.chunks import collector_paused
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.analysis.suppression import suppressed_lines, suppressions
+from ascend_migrate.files import split_lines
 from ascend_migrate.fixes import work
 from ascend_migrate.fixes.arguments import as_mapping
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.families import code_edits, is_import_only
 from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits
-from ascend_migrate.fixes.suppression import suppressed_lines
 from ascend_migrate.fixes.syntax import parse
 from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
 
@@ -71,7 +72,8 @@ class _Context:
         self.source = source
         self.tree = tree
         self.index = index or LineIndex(source)
-        self.suppressed = suppressed_lines(source)
+        self.suppressions = suppressions(split_lines(source))
+        self.suppressed = suppressed_lines(source)  # no import on these lines is removed
         self.occupied = _Occupied()
         self.imports = ModuleImports(tree)
 
@@ -213,6 +215,12 @@ _MAPPING_ARGUMENTS = ("rename_keywords", "set_keywords", "default_keywords", "co
 _LIST_ARGUMENTS = ("drop_keywords", "add_positional")
 
 
+def _covered(context: _Context, line: int, codes: set[str]) -> bool:
+    """Whether a suppression comment on `line` covers one of the `codes` of the findings being fixed."""
+    suppression = context.suppressions.get(line)
+    return suppression is not None and any(suppression.covers(code) for code in codes)
+
+
 def _plan(context: _Context, finding: Finding, fix: Fix, companions: tuple[Finding, ...], unsafe: bool) -> _Planned | str:
     """The fix's edits, or the reason it cannot be applied together with the fixes planned so far."""
     if not fix.safe and not unsafe:
@@ -227,8 +235,9 @@ def _plan(context: _Context, finding: Finding, fix: Fix, companions: tuple[Findi
             return problem
     if not edits and not is_import_only(fix):
         return "nothing to change: the code no longer matches this fix"
+    codes = {finding.code, *(companion.code for companion in companions)}
     for edit in edits:
-        suppressed = [line for line in touched_lines(edit) if line in context.suppressed]
+        suppressed = [line for line in touched_lines(edit) if _covered(context, line, codes)]
         if suppressed:
             return f"line {suppressed[0]} is suppressed with '# ascend-migrate: ignore'"
     try:

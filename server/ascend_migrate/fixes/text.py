@@ -8,10 +8,9 @@ import re
 from collections.abc import Iterable
 
 from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.files import LINE_END as NEWLINE
 from ascend_migrate.fixes import work
 
-# Python (and LSP) break lines at \r\n, \r and \n only; str.splitlines would also break at form feeds.
-NEWLINE = re.compile(r"\r\n|\r|\n")
 # Tokens for diffing a rewritten span: numbers, words, runs of whitespace, or single other characters.
 _DIFF_TOKEN = re.compile(r"\d[\w.]*|\w+|\s+|.", re.DOTALL)
 

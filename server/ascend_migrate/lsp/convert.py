@@ -9,7 +9,6 @@ from typing import Any
 from lsprotocol import types
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
-from ascend_migrate.config import Settings
 from ascend_migrate.lsp.documents import line_content
 from ascend_migrate.lsp.positions import units_before
 
@@ -69,7 +68,7 @@ def diagnostic_data(finding: Finding) -> dict[str, Any]:
     }
 
 
-def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str, settings: Settings) -> str:
+def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str) -> str:
     """The diagnostic of a finding as JSON text; its `data` carries everything a code action or hover needs.
 
     Built as plain JSON rather than lsprotocol objects: converting thousands of diagnostics through cattrs
@@ -78,13 +77,12 @@ def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str, setti
     message = finding.message
     if finding.suggestion and finding.suggestion not in message:
         message = f"{message}\n{finding.suggestion}"
-    severity = settings.severity_for(finding.category, finding.severity)
     diagnostic: dict[str, Any] = {
         "range": {
             "start": _position_json(lines, finding.line, finding.column, encoding),
             "end": _position_json(lines, finding.end_line, finding.end_column, encoding),
         },
-        "severity": SEVERITIES.get(severity, types.DiagnosticSeverity.Warning).value,
+        "severity": SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning).value,  # decided by the engine
         "code": finding.code,
         "source": SOURCE,
         "message": message,

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import ast
 import logging
-import re
 import warnings
 from collections.abc import Sequence
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.analysis.suppression import parse_suppression
 from ascend_migrate.lsp.documents import line_content, split_lines
 
 logger = logging.getLogger("ascend_migrate.lsp")
-SUPPRESSION = re.compile(r"#\s*ascend-migrate:\s*ignore(?:\[(?P<codes>[A-Za-z0-9_,\s-]*)\])?\s*$")
 
 
 def fix_edits(fix: Fix, source: str) -> list[TextEdit]:
@@ -41,17 +40,15 @@ def fix_all_edits(source: str, findings: Sequence[Finding]) -> list[TextEdit]:
 def suppression_edit(source_lines: Sequence[str], line: int, code: str) -> TextEdit | None:
     """Add `code` to the `# ascend-migrate: ignore[...]` comment at the end of `line`, or add that comment.
 
-    None when the line already ignores that code (or everything, with a bare `ignore`).
+    None when the comment there already covers that code (the engine's reading of it, `analysis.suppression`).
     """
     content = line_content(source_lines[line - 1])
-    match = SUPPRESSION.search(content)
-    if match is not None and _is_comment(content, match.start()):
-        codes = [part.strip() for part in (match.group("codes") or "").split(",") if part.strip()]
-        if match.group("codes") is None or code in codes:
+    suppression = parse_suppression(content)
+    if suppression is not None and _is_comment(content, suppression.start):
+        if suppression.covers(code):
             return None
-        codes.append(code)
-        comment = f"# ascend-migrate: ignore[{', '.join(codes)}]"
-        return TextEdit(line, match.start() + 1, line, len(content) + 1, comment)
+        comment = f"# ascend-migrate: ignore[{', '.join((*suppression.selectors, code))}]"
+        return TextEdit(line, suppression.start + 1, line, len(content) + 1, comment)
     stripped = content.rstrip()
     separator = "  " if stripped else ""
     return TextEdit(line, len(stripped) + 1, line, len(content) + 1, f"{separator}# ascend-migrate: ignore[{code}]")

@@ -2,9 +2,10 @@
 
 The CLI's `scan` takes one set of settings for everything it scans. In an editor each workspace folder is a
 project of its own (its pyproject.toml, its folder settings), and a file open in the editor may differ from
-what is saved: the scan analyses the editor's text of open files, as their live diagnostics do. It keeps, for
-each file, the path on disk and the settings it was analysed with, so that the diagnostics go out under the
-file's real URI (a file name that is not UTF-8 included) with that folder's severities.
+what is saved: the scan analyses the editor's text of open files, as their live diagnostics do. Each file is
+analysed with its folder's settings (so its findings carry that folder's severities), and the scan keeps the
+path on disk of each, so that the diagnostics go out under the file's real URI (a file name that is not UTF-8
+included).
 """
 
 from __future__ import annotations
@@ -32,12 +33,10 @@ class Folder:
 
 @dataclass
 class WorkspaceScan:
-    """A scan's result (what reports take), and per scanned file (by its path in the findings) where it is
-    and the settings it was analysed with."""
+    """A scan's result (what reports take), and per scanned file (by its path in the findings) where it is."""
 
     result: ScanResult
     files: dict[str, Path] = field(default_factory=dict)
-    settings: dict[str, Settings] = field(default_factory=dict)
 
 
 def scan_folders(
@@ -86,7 +85,6 @@ def scan_folders(
         result.findings.extend(file_result.findings)
         result.errors.extend(file_result.errors)
         scan.files[display] = path
-        scan.settings[display] = settings
         if file_result.findings and source is not None:
             # Positions (and reports) need the text the findings were found in; only these files keep it.
             result.sources[display] = source

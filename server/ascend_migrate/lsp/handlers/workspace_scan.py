@@ -208,8 +208,7 @@ def _publish_scan(server: AscendMigrateServer, scan: Any) -> None:
         # An open file is known by the URI its client gave (closing it looks the URI up).
         uri = uri_of_open_path.get(os.path.normpath(file)) or uri_of_path(file)
         lines = split_lines(result.sources.get(path, ""))
-        settings = scan.settings[path]
-        published[uri] = [convert.diagnostic_json(finding, lines, server.encoding, settings) for finding in findings]
+        published[uri] = [convert.diagnostic_json(finding, lines, server.encoding) for finding in findings]
     for uri in set(server.scan_diagnostics) - set(published) - open_uris:
         publish(server, uri, [], None)  # fixed since the last scan
     server.scan_diagnostics = published
