@@ -8,7 +8,7 @@ names the file (or source) and the key.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -232,10 +232,6 @@ def settings_from_pyproject(pyproject: Path, base: Settings | None = None) -> Se
         raise ConfigError(str(pyproject), "tool.ascend-migrate", "must be a table")
     settings = apply_overrides(base or Settings(), table, f"{pyproject} [tool.ascend-migrate]")
     return replace(settings, project_root=str(pyproject.parent), config_file=str(pyproject))
-
-
-def settings_to_json(settings: Settings) -> dict[str, Any]:
-    return {item.name: getattr(settings, item.name) for item in fields(settings)}
 
 
 __all__ = ["ConfigError", "Settings", "apply_overrides", "load_settings", "settings_from_pyproject"]

@@ -8,18 +8,23 @@ unless `follow_symlinks` is set), survives loops, and reports every file it skip
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from ascend_migrate.analysis.findings import FINDING_ORDER, FileError, FileResult, ScanResult
 from ascend_migrate.config import Settings
 from ascend_migrate.files import display_path, printable_path, read_source
 from ascend_migrate.gitignore import GitignoreTree
 
+
+Item = TypeVar("Item", bound=tuple)  # a file's work: its path first
+Outcome = TypeVar("Outcome")
 
 @dataclass(frozen=True)
 class Discovered:
@@ -181,8 +186,9 @@ def analyze_path(path: Path, display_path: str, settings: Settings, keep_source:
     return result, source if keep_source else None
 
 
-def _analyze_batch(batch: list[tuple[int, str, str]], settings: Settings, keep_source: bool) -> list[tuple[int, FileResult, str | None]]:
-    return [(index, *analyze_path(Path(path), display, settings, keep_source)) for index, path, display in batch]
+def _analyze_item(item: tuple[str, str], settings: Settings, keep_source: bool) -> tuple[FileResult, str | None]:
+    path, display = item
+    return analyze_path(Path(path), display, settings, keep_source)
 
 
 def scan(
@@ -209,7 +215,8 @@ def scan(
     total = len(work)
     done = 0
     finished: list[tuple[FileResult, str | None] | None] = [None] * total
-    for index, file_result, source in _run(work, settings, jobs, keep_sources):
+    task = functools.partial(_analyze_item, settings=settings, keep_source=keep_sources)
+    for index, (file_result, source) in each_file(task, work, jobs, prepare=load_engine):
         done += 1
         finished[index] = (file_result, source)
         if progress is not None:
@@ -230,35 +237,58 @@ def scan(
     return result
 
 
-def _run(work: list[tuple[str, str]], settings: Settings, jobs: int, keep_sources: bool):
-    """(index in `work`, result, source) for every file, in the order they finish."""
-    if jobs <= 1 or len(work) < 2 * jobs:
-        if len(work) > 1:
-            _warm_worker()
-        for index, (path, display) in enumerate(work):
-            yield (index, *analyze_path(Path(path), display, settings, keep_sources))
+def processes(jobs: int) -> int:
+    """The number of processes `--jobs N` asks for: N, or with 0 one per core this process may run on."""
+    if jobs > 0:
+        return jobs
+    if hasattr(os, "sched_getaffinity"):  # Linux: the cores this process may use, not all the machine has
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1  # macOS, Windows
+
+
+def each_file(
+    task: Callable[[Item], Outcome], items: Sequence[Item], jobs: int = 1, prepare: Callable[[], None] | None = None
+) -> Iterator[tuple[int, Outcome]]:
+    """(index in `items`, task(item)) for every item, in the order they finish: the one loop over files of
+    `scan`, `fix` and the editor's workspace scan.
+
+    Each item starts with its file's path. With `jobs` > 1 and enough items, the items go to that many
+    processes (then `task` must pickle: a module-level function or a partial of one). `prepare` runs once
+    here before the first item, and once in each worker. Stopping the iteration early drops the items not
+    started yet.
+    """
+    if jobs <= 1 or len(items) < 2 * jobs:
+        if prepare is not None and len(items) > 1:
+            prepare()
+        for index, item in enumerate(items):
+            yield index, task(item)
         return
     # Longest first, in small batches: the workers finish together instead of one waiting on the other's last
     # big batch (a project's largest files are ten times its median). Batches still amortise the cost of
     # sending settings and results between processes.
-    order = sorted(range(len(work)), key=lambda index: -_size(work[index][0]))
-    batch_size = max(1, min(16, len(work) // (jobs * 16) or 1))
-    batches = [[(index, *work[index]) for index in order[start:start + batch_size]] for start in range(0, len(order), batch_size)]
+    order = sorted(range(len(items)), key=lambda index: -_size(items[index][0]))
+    batch_size = max(1, min(16, len(items) // (jobs * 16) or 1))
+    batches = [[(index, items[index]) for index in order[start:start + batch_size]] for start in range(0, len(order), batch_size)]
     # Load the knowledge base and the engine here, once: forked workers inherit them instead of each
     # importing and loading them again.
-    _warm_worker()
-    import multiprocessing  # here, not at the top: a one-process scan never needs a pool
+    if prepare is not None:
+        prepare()
+    import multiprocessing  # here, not at the top: a one-process run never needs a pool
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     context = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_warm_worker) as pool:
-        pending = [pool.submit(_analyze_batch, batch, settings, keep_sources) for batch in batches]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=prepare) as pool:
+        pending = [pool.submit(_run_batch, task, batch) for batch in batches]
         try:
             for future in as_completed(pending):
                 yield from future.result()
         finally:  # the caller stopped early (cancelled): do not start the batches still queued
             for future in pending:
                 future.cancel()
+
+
+def _run_batch(task: Callable[[Item], Outcome], batch: list[tuple[int, Item]]) -> list[tuple[int, Outcome]]:
+    return [(index, task(item)) for index, item in batch]
 
 
 def _size(path: str) -> int:
@@ -268,7 +298,8 @@ def _size(path: str) -> int:
         return 0  # analyze_path reports it
 
 
-def _warm_worker() -> None:
+def load_engine() -> None:
+    """Import the engine and load the knowledge base before the first file (in a worker: before its first batch)."""
     import gc
 
     import ascend_migrate.analysis.engine  # noqa: F401  (imported before the first file, not during it)

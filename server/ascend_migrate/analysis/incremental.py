@@ -1,6 +1,6 @@
 """Re-analysing a document after an edit by re-walking only the top-level statements the edit touched.
 
-The language server keeps the `DocumentAnalysis` of each open document. After an edit of lines
+The language server keeps the `ModuleAnalysis` of each open document. After an edit of lines
 `start_line..old_end_line` (now `start_line..new_end_line`), the chunks that overlap the edit are cut out,
 their new text is parsed on its own, and the chunks after them keep their findings, shifted by the change
 in line count. When what the region binds at module level changes (an import, a class, a module-level
@@ -24,9 +24,6 @@ from ascend_migrate.analysis.engine import (
 from ascend_migrate.config import Settings
 from ascend_migrate.files import split_lines
 from ascend_migrate.kb.index import KnowledgeBase
-
-DocumentAnalysis = ModuleAnalysis
-
 
 @dataclass(frozen=True, slots=True)
 class LineEdit:
@@ -63,10 +60,10 @@ def analyze_document(
     text: str,
     path: str,
     settings: Settings,
-    previous: DocumentAnalysis | None = None,
+    previous: ModuleAnalysis | None = None,
     edit: LineEdit | None = None,
     knowledge_base: KnowledgeBase | None = None,
-) -> DocumentAnalysis:
+) -> ModuleAnalysis:
     """The analysis of `text`, reusing `previous` (the analysis before `edit`) where the edit allows."""
     if previous is None or edit is None or previous.settings != settings or previous.path != path:
         return analyze_module(text, path, settings, knowledge_base)
@@ -76,7 +73,7 @@ def analyze_document(
     return reused if reused is not None else analyze_module(text, path, settings, knowledge_base)
 
 
-def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEdit, knowledge_base) -> DocumentAnalysis | None:
+def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit, knowledge_base) -> ModuleAnalysis | None:
     """The new analysis, or None when only a full analysis can give the right answer."""
     delta = edit.new_end_line - edit.old_end_line
     chunks = previous.chunks
@@ -98,7 +95,7 @@ def _reanalyse_region(previous: DocumentAnalysis, lines: list[str], edit: LineEd
 
     # Copies: `previous` stays valid (a reader may still hold it, and a failed attempt falls back to a full run).
     classes = dict(previous.classes)
-    analysis = DocumentAnalysis(previous.path, previous.settings, lines, [], {}, classes)
+    analysis = ModuleAnalysis(previous.path, previous.settings, lines, [], {}, classes)
     region = parse_module(lines[region_start - 1:region_new_end], first_line=region_start)
     if any(chunk.error for chunk in region) or any(chunk.error for chunk in chunks):
         # Where the text does not parse, only the whole text says how far the damage goes (an unclosed

@@ -12,8 +12,8 @@ or JSON file: file, line, code, before, after.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,14 +71,16 @@ def run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         print_error(str(error))
         return EXIT_USAGE
-    from ascend_migrate.workspace import discover
+    from ascend_migrate.files import display_path
+    from ascend_migrate.workspace import discover, processes
 
     discovered = discover(paths, settings)
     problems = [(error.path, error.line, error.message) for error in discovered.skipped]
     outcomes: list[_Outcome] = []
     guard = _WriteGuard(paths)
-    work = [(str(path), _display_path(path)) for path in discovered.files]
-    jobs = arguments.jobs if arguments.jobs > 0 else (len(os.sched_getaffinity(0)) or 1)
+    base = Path.cwd().resolve()
+    work = [(str(path), display_path(path, base)) for path in discovered.files]
+    jobs = processes(arguments.jobs)
     interrupted = False
     try:
         # Each file is written as soon as its fix is known, so the time in which an edit saved by the user could
@@ -143,21 +145,26 @@ def _termination_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
-def _fix_files(work: list[tuple[str, str]], settings, unsafe: bool, jobs: int):
-    """(outcome, None) or (None, (line, reason)) per file, in order; in `jobs` processes for many files."""
-    if jobs <= 1 or len(work) < 2 * jobs:
-        for path, display in work:
-            yield _fix_one(path, display, settings, unsafe)
-        return
-    from concurrent.futures import ProcessPoolExecutor
+def _fix_files(work: list[tuple[str, str]], settings, unsafe: bool, jobs: int) -> Iterator[tuple]:
+    """(outcome, None) or (None, (line, reason)) per file, in order, each as soon as it and the files before it
+    are fixed; in `jobs` processes for many files."""
+    import functools
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        count = len(work)
-        yield from pool.map(_fix_one, *zip(*work), [settings] * count, [unsafe] * count, chunksize=max(1, count // (jobs * 8)))
+    from ascend_migrate.workspace import each_file, load_engine
+
+    finished: dict[int, tuple] = {}
+    next_index = 0
+    for index, result in each_file(functools.partial(_fix_one, settings=settings, unsafe=unsafe), work, jobs, prepare=load_engine):
+        finished[index] = result
+        while next_index in finished:
+            yield finished.pop(next_index)
+            next_index += 1
 
 
-def _fix_one(path: str, display: str, settings, unsafe: bool) -> tuple[_Outcome | None, tuple[int | None, str] | None]:
+def _fix_one(item: tuple[str, str], settings, unsafe: bool) -> tuple[_Outcome | None, tuple[int | None, str] | None]:
     from ascend_migrate.analysis.engine import analyze_file
+
+    path, display = item
 
     try:
         return _fix_file(Path(path), display, settings, analyze_file, unsafe), None
@@ -198,14 +205,6 @@ def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) ->
         outcome.changes.extend(result.changes)
         outcome.text = result.text
     return outcome
-
-
-def _display_path(path: Path) -> str:
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return absolute.as_posix()
 
 
 class _WriteGuard:

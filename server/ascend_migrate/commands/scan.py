@@ -32,7 +32,7 @@ def run(arguments: argparse.Namespace) -> int:
     from ascend_migrate.kb.errors import KnowledgeBaseError
     from ascend_migrate.reports import ReportOptions, writer
     from ascend_migrate.taxonomy import SEVERITY_RANK
-    from ascend_migrate.workspace import scan
+    from ascend_migrate.workspace import processes, scan
 
     paths = arguments.paths or [Path(".")]
     if arguments.format == "csv" and arguments.output is None:
@@ -43,7 +43,7 @@ def run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         print_error(str(error))
         return EXIT_USAGE
-    jobs = arguments.jobs if arguments.jobs > 0 else (len(__import__("os").sched_getaffinity(0)) or 1)
+    jobs = processes(arguments.jobs)
     progress = None if arguments.no_progress or not sys.stderr.isatty() else _ProgressBar()
     try:
         result = scan(paths, settings, jobs=jobs, progress=progress, keep_sources=arguments.format in ("html", "sarif"))

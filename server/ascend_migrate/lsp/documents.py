@@ -65,7 +65,7 @@ class Document:
         # Since the text the last analysis started from: None means "analyse the whole file".
         self.pending_edit: LineEdit | None = None
         self.needs_full_analysis = True
-        self.analysis: Any = None  # the engine's DocumentAnalysis of `analysis_version`
+        self.analysis: Any = None  # the engine's ModuleAnalysis of `analysis_version`
         self.analysis_version: int | None = None
         self.analysis_lines: list[str] = []  # the lines that analysis saw, for converting its positions
         self.published_version: int | None = None

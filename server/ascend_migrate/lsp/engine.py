@@ -13,7 +13,7 @@ from ascend_migrate.lsp.documents import LineEdit
 
 
 def analyze(text: str, path: str, settings: Settings, previous: Any, edit: LineEdit | None) -> Any:
-    """The engine's `DocumentAnalysis` of `text` (`.findings`, `.errors`); with `previous` and `edit`
+    """The engine's `ModuleAnalysis` of `text` (`.findings`, `.errors`); with `previous` and `edit`
     (0-based lines), only the statements the edit touched are analysed again.
 
     Never raises for bad input: the engine reports unparsable code as errors and keeps the findings of what

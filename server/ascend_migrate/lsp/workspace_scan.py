@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ascend_migrate.analysis.findings import FINDING_ORDER, FileResult, ScanResult
 from ascend_migrate.config import Settings
-from ascend_migrate.lsp import engine
 from ascend_migrate.files import display_path, printable_path
-from ascend_migrate.workspace import analyze_path, discover
-from ascend_migrate.analysis.findings import FINDING_ORDER, ScanResult
+from ascend_migrate.lsp import engine
+from ascend_migrate.workspace import analyze_path, discover, each_file
 
 
 @dataclass(frozen=True)
@@ -74,13 +74,18 @@ def scan_folders(
     scan = WorkspaceScan(ScanResult(root=common, settings=folders[0].settings, errors=list(skipped.values()), base=base))
     result = scan.result
     done = 0
-    for path, display, folder_settings in work:
+
+    def analyse(item: tuple[Path, str, Settings]) -> tuple[FileResult, str | None]:
+        path, display, folder_settings = item
         settings = settings_for(path) if settings_for is not None else folder_settings
         text = open_text(path)
         if text is None:
-            file_result, source = analyze_path(path, display, settings, keep_source=True)
-        else:
-            file_result, source = engine.analyze_file(text, display, settings), text
+            return analyze_path(path, display, settings, keep_source=True)
+        return engine.analyze_file(text, display, settings), text
+
+    # In this thread, one file after the other: open documents are read as the editor has them right now.
+    for index, (file_result, source) in each_file(analyse, work):
+        path, display, _ = work[index]
         done += 1
         result.findings.extend(file_result.findings)
         result.errors.extend(file_result.errors)

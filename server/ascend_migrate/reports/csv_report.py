@@ -15,10 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ascend_migrate.analysis.findings import Finding
-from ascend_migrate.reports import ReportOptions
+from ascend_migrate.analysis.findings import Finding, ScanResult
 from ascend_migrate.files import write_atomically
-from ascend_migrate.analysis.findings import ScanResult
+from ascend_migrate.reports import ReportOptions
 
 FINDINGS_FILE = "findings.csv"
 FINDINGS_COLUMNS = (

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from ascend_migrate import __version__
-from ascend_migrate.analysis.findings import Finding
+from ascend_migrate.analysis.findings import Finding, ScanResult
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.html_charts import Bar, Slice, bars, donut, score_ring
 from ascend_migrate.reports.html_findings import findings_section, plural
@@ -24,7 +24,6 @@ from ascend_migrate.reports.output import write_text
 from ascend_migrate.reports.readiness import AUTOMATIC_FIX_FACTOR, SEVERITY_WEIGHT, Readiness, grade, readiness
 from ascend_migrate.reports.sources import ScannedSources
 from ascend_migrate.taxonomy import CATEGORIES, CATEGORY_MEANINGS, CATEGORY_ROUTES, ROUTE_MINDSPORE, SEVERITIES
-from ascend_migrate.analysis.findings import ScanResult
 
 TOP_FILES = 10
 TOP_APIS = 10

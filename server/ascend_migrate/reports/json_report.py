@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ascend_migrate import __version__
+from ascend_migrate.analysis.findings import ScanResult
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.output import write_parts
-from ascend_migrate.analysis.findings import ScanResult
 
 JSON_VERSION = 1
 

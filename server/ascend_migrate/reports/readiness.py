@@ -20,10 +20,9 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ascend_migrate.analysis.findings import Finding
+from ascend_migrate.analysis.findings import Finding, ScanResult
 from ascend_migrate.reports.sources import ScannedSources
 from ascend_migrate.taxonomy import SEVERITY_RANK
-from ascend_migrate.analysis.findings import ScanResult
 
 SEVERITY_WEIGHT = {"error": 1.0, "warning": 0.5, "info": 0.1, "hint": 0.0}
 AUTOMATIC_FIX_FACTOR = 0.25

@@ -16,14 +16,13 @@ from typing import Any
 from urllib.parse import quote_from_bytes
 
 from ascend_migrate import __version__
-from ascend_migrate.analysis.findings import Finding
+from ascend_migrate.analysis.findings import Finding, ScanResult
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.fix_edits import FixEdits
 from ascend_migrate.reports.labels import code_help_uri, project_url
 from ascend_migrate.reports.output import write_text
 from ascend_migrate.reports.sources import ScannedSources
 from ascend_migrate.taxonomy import CATEGORY_MEANINGS, CODES, DEFAULT_SEVERITY
-from ascend_migrate.analysis.findings import ScanResult
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SOURCE_ROOT = "%SRCROOT%"

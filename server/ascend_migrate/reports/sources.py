@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ascend_migrate.files import read_source, split_lines
-
 from ascend_migrate.analysis.findings import ScanResult
+from ascend_migrate.files import read_source, split_lines
 
 
 def base_directory(result: ScanResult) -> Path:

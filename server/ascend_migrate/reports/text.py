@@ -6,10 +6,10 @@ from collections import Counter
 from itertools import groupby
 from pathlib import Path
 
+from ascend_migrate.analysis.findings import ScanResult
 from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.output import write_text
 from ascend_migrate.taxonomy import CATEGORIES
-from ascend_migrate.analysis.findings import ScanResult
 
 _STYLES = {"bold": "1", "dim": "2", "red": "31", "yellow": "33", "blue": "34", "cyan": "36", "green": "32"}
 _SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "blue", "hint": "dim"}
