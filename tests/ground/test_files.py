@@ -58,3 +58,30 @@ def test_lines_end_only_where_python_ends_them():
     assert split_lines_keeping_ends(text) == ["a\r\n", "b\x0cc\r", "d\u2028e\n", "f"]
     assert "".join(split_lines_keeping_ends(text)) == text
     assert split_lines("a\n") == ["a", ""] and split_lines_keeping_ends("a\n") == ["a\n", ""]
+
+
+def test_a_given_mode_is_the_mode_whatever_the_umask_and_the_old_file(tmp_path):
+    cache = tmp_path / "kb.pickle"
+    cache.write_bytes(b"old")
+    cache.chmod(0o664)
+    previous = os.umask(0o002)
+    try:
+        write_atomically(cache, b"new", mode=0o600)
+    finally:
+        os.umask(previous)
+    assert cache.read_bytes() == b"new" and stat.S_IMODE(cache.stat().st_mode) == 0o600
+
+
+def test_a_file_changed_meanwhile_is_left_alone(tmp_path):
+    target = tmp_path / "train.py"
+    target.write_text("old\n")
+
+    def someone_saves_an_edit():
+        target.write_text("the user's edit\n")
+        return False
+
+    assert write_atomically(target, b"fixed\n", still_current=someone_saves_an_edit) is False
+    assert target.read_text() == "the user's edit\n"
+    assert _leftovers(tmp_path) == []
+    assert write_atomically(target, b"fixed\n", still_current=lambda: True) is True
+    assert target.read_text() == "fixed\n"

@@ -16,7 +16,7 @@ FLOORS = (
     ("ascend_migrate.config",),  # settings: names of the taxonomy, versions of the knowledge base
     ("ascend_migrate.analysis",),
     ("ascend_migrate.fixes",),
-    ("ascend_migrate.workspace", "ascend_migrate.reports"),
+    ("ascend_migrate.workspace", "ascend_migrate.gitignore", "ascend_migrate.reports"),
     ("ascend_migrate.commands", "ascend_migrate.lsp", "ascend_migrate.cli", "ascend_migrate.__main__",
      "ascend_migrate.generated_code_cache"),  # the faces
 )
