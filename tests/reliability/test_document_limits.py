@@ -10,7 +10,7 @@ import pytest
 
 from reliability_rpc import RawServer, summary
 
-from ascend_migrate.workspace import MAX_FILE_BYTES
+from ascend_migrate.files import MAX_FILE_BYTES
 
 URI = "file:///limits/generated.py"
 SCRIPT = "import torch\n\ntorch.cuda.synchronize()\n"

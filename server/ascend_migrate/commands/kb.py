@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ascend_migrate.analysis.findings import ROUTES
+from ascend_migrate.taxonomy import ROUTES
 from ascend_migrate.commands.common import print_error
 
 EXIT_CLEAN = 0

@@ -34,7 +34,7 @@ def find(knowledge_base: KnowledgeBase, name: str, *, prefix: bool = False, rout
 
 def entry_json(entry: Entry, knowledge_base: KnowledgeBase) -> dict[str, Any]:
     """One entry as both faces give it: its fields, where it is written, and its numeric check if one ran."""
-    from ascend_migrate.analysis.codes import DEFAULT_CODE_FOR_CATEGORY
+    from ascend_migrate.taxonomy import DEFAULT_CODE_FOR_CATEGORY
 
     directory = knowledge_base.directory
     result: dict[str, Any] = {

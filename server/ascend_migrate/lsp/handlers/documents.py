@@ -28,7 +28,7 @@ RECENT_DOCUMENT_CACHES = 8  # documents whose diagnostics' JSON is kept for the 
 def max_document_bytes() -> int:
     """`scan`'s limit on a file's size, which documents get too (imported on first use: `initialize` is
     answered before the workspace module is loaded)."""
-    from ascend_migrate.workspace import MAX_FILE_BYTES
+    from ascend_migrate.files import MAX_FILE_BYTES
 
     return MAX_FILE_BYTES
 
@@ -199,7 +199,7 @@ def _analyze_open_document(server: AscendMigrateServer, uri: str) -> None:
         with server.lock:
             document.needs_full_analysis = True
         return
-    diagnostics = _diagnostics_json(server, document, analysis.findings, lines, settings)
+    diagnostics = _diagnostics_json(server, document, analysis.findings, lines)
     with server.lock:
         if server.documents.get(uri) is not document:
             return  # closed (or reopened) meanwhile
@@ -221,8 +221,7 @@ def _analyze_open_document(server: AscendMigrateServer, uri: str) -> None:
         server.on_loop(_publish_document, server, uri, document, version, diagnostics)
 
 
-def _diagnostics_json(server: AscendMigrateServer, document: Document, findings: list[Finding], lines: list[str],
-                      settings: Settings) -> list[str]:
+def _diagnostics_json(server: AscendMigrateServer, document: Document, findings: list[Finding], lines: list[str]) -> list[str]:
     """On the worker: the diagnostics of `findings`, reusing the JSON of findings the engine carried over
     unchanged from the previous analysis (the same object means the same lines, so the same text)."""
     cache = document.diagnostic_cache
@@ -240,7 +239,7 @@ def _diagnostics_json(server: AscendMigrateServer, document: Document, findings:
         if cached is not None and cached[0] is finding:
             text = cached[1]
         else:
-            text = convert.diagnostic_json(finding, lines, server.encoding, settings)
+            text = convert.diagnostic_json(finding, lines, server.encoding)
         fresh[id(finding)] = (finding, text)
         diagnostics.append(text)
     document.diagnostic_cache = fresh
@@ -256,7 +255,7 @@ def _publish_document(server: AscendMigrateServer, uri: str, document: Document,
 
 
 def _analyze_file_on_disk(server: AscendMigrateServer, uri: str) -> None:
-    from ascend_migrate.workspace import read_source
+    from ascend_migrate.files import read_source
 
     with server.lock:
         if uri in server.documents:
@@ -271,7 +270,7 @@ def _analyze_file_on_disk(server: AscendMigrateServer, uri: str) -> None:
         return
     analysis = engine.analyze(text, path, settings, None, None)
     lines = split_lines(text)
-    diagnostics = [convert.diagnostic_json(finding, lines, server.encoding, settings) for finding in analysis.findings]
+    diagnostics = [convert.diagnostic_json(finding, lines, server.encoding) for finding in analysis.findings]
     server.scan_diagnostics[uri] = diagnostics
 
     def publish_if_still_closed() -> None:
