@@ -6,6 +6,7 @@ disk reads and writes it through here.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -107,7 +108,8 @@ def printable_path(path: str) -> str:
 # --- writing -------------------------------------------------------------------------------------------
 
 def write_atomically(
-    path: Path, data: bytes | Iterable[bytes], mode: int | None = None, still_current: Callable[[], bool] | None = None
+    path: Path, data: bytes | Iterable[bytes], mode: int | None = None, still_current: Callable[[], bool] | None = None,
+    keep_identity: bool = False,
 ) -> bool:
     """Write `data` to `path` whole or not at all, or raise OSError and leave `path` as it was.
 
@@ -119,6 +121,10 @@ def write_atomically(
     on disk meanwhile), nothing is written and the result is False. A path that exists but is no regular
     file (/dev/null, a FIFO, a terminal) is written into, since renaming over it would replace it. The
     temporary file never outlives a failure or an interruption.
+
+    `keep_identity` (a user's source file): a read-only file is refused (PermissionError), and the new file
+    keeps the old one's owner, group and extended attributes; when the rename cannot keep them (another
+    user's file in a directory we may write), the file is written in place instead, which keeps them all.
     """
     try:
         info = path.stat()
@@ -128,6 +134,8 @@ def write_atomically(
         with open(path, "wb") as handle:
             _write(handle, data)
         return True
+    if keep_identity and info is not None:
+        _refuse_read_only(path, info)
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = _create_temporary(path, 0o666 if mode is None else mode)
     try:
@@ -137,6 +145,9 @@ def write_atomically(
             os.fsync(handle.fileno())  # the data is on the disk before the name points at it
         if mode is not None or info is not None:
             os.chmod(temporary, mode if mode is not None else stat.S_IMODE(info.st_mode))
+        if keep_identity and info is not None and not _copy_identity(path, info, temporary):
+            os.unlink(temporary)
+            return _write_in_place(path, data, still_current)
         if still_current is not None and not still_current():
             os.unlink(temporary)
             return False
@@ -147,6 +158,42 @@ def write_atomically(
         except OSError:
             pass
         raise
+    return True
+
+
+def _refuse_read_only(path: Path, info: os.stat_result) -> None:
+    # No write bit at all is the user's "do not touch" even for root (who may write anything), as editors treat it.
+    if not os.access(path, os.W_OK) or not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise PermissionError(errno.EACCES, "the file is read-only; make it writable to fix it")
+
+
+def _copy_identity(path: Path, info: os.stat_result, temporary: str) -> bool:
+    """Give `temporary` the owner, group and extended attributes of `path`; False when that is not possible."""
+    created = os.stat(temporary)
+    if (created.st_uid, created.st_gid) != (info.st_uid, info.st_gid):
+        try:
+            os.chown(temporary, info.st_uid, info.st_gid)
+            os.chmod(temporary, stat.S_IMODE(info.st_mode))  # chown clears set-id bits
+        except (OSError, AttributeError):
+            return False
+    if hasattr(os, "listxattr"):
+        try:
+            for name in os.listxattr(path):
+                os.setxattr(temporary, name, os.getxattr(path, name))
+        except OSError:
+            return False
+    return True
+
+
+def _write_in_place(path: Path, data: bytes | Iterable[bytes], still_current: Callable[[], bool] | None) -> bool:
+    """The fallback that keeps every attribute of the file: not atomic, so used only when the rename cannot."""
+    if still_current is not None and not still_current():
+        return False
+    with open(path, "r+b") as handle:
+        _write(handle, data)
+        handle.truncate()
+        handle.flush()
+        os.fsync(handle.fileno())
     return True
 
 

@@ -21,6 +21,7 @@ from reliability_cli import run_cli
 
 SCRIPT = "import torch\n\ntorch.cuda.synchronize()\n"
 FIXED = "import torch\nimport torch_npu\n\ntorch.npu.synchronize()\n"
+NOBODY = 65534  # another user, for the tests that need one (they run as root)
 # Modules the tool itself imports (a workspace file of that name would shadow them), the frameworks the
 # scanned code imports, and the files Python or tools run by convention.
 TRAPS = ["yaml", "libcst", "pathspec", "rich", "lsprotocol", "pygls", "cattrs", "attrs", "typing_extensions", "tomli",
@@ -164,6 +165,35 @@ def test_fix_write_replaces_the_file_by_a_rename_never_in_place(tmp_path):
     assert (project / "train.py").stat().st_ino != inode
     assert (project / "train.py").stat().st_mode & 0o777 == 0o640
     assert sorted(path.name for path in project.iterdir()) == ["train.py"]  # no temporary file left behind
+
+
+def test_fix_write_leaves_a_read_only_file_alone_and_says_so(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "train.py").write_text(SCRIPT, encoding="utf-8")
+    (project / "train.py").chmod(0o444)
+    completed = run_cli("fix", "--write", "project", cwd=tmp_path)
+    assert completed.returncode == 1
+    assert "project/train.py: not written: the file is read-only; make it writable to fix it" in completed.stderr
+    assert (project / "train.py").read_text(encoding="utf-8") == SCRIPT
+    assert (project / "train.py").stat().st_mode & 0o777 == 0o444
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_fix_write_keeps_the_owner_group_and_extended_attributes(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    path = project / "train.py"
+    path.write_text(SCRIPT, encoding="utf-8")
+    os.chown(path, NOBODY, NOBODY)
+    try:
+        os.setxattr(path, "user.reviewed-by", b"ops-team")
+    except OSError:
+        pytest.skip("this file system keeps no user extended attributes")
+    assert run_cli("fix", "--write", "project", cwd=tmp_path).returncode == 0
+    assert path.read_text(encoding="utf-8") == FIXED
+    assert (path.stat().st_uid, path.stat().st_gid) == (NOBODY, NOBODY)
+    assert os.getxattr(path, "user.reviewed-by") == b"ops-team"
 
 
 def test_fix_write_changes_nothing_outside_the_given_directory(tmp_path):
@@ -316,8 +346,6 @@ class _RunsWhenUnpickled:
     def __reduce__(self):
         return (open, (str(self.marker), "w"))
 
-
-NOBODY = 65534
 
 
 def poisoned_cache(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:

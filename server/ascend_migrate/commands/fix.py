@@ -261,8 +261,8 @@ def _write(path: Path, text: str, digest: bytes) -> str | None:
         return f"not written: {getattr(error, 'strerror', None) or error}"
     try:
         # still_current: checked again just before the rename, so an edit saved while the temporary file was
-        # written wins. The file keeps its mode.
-        written = write_atomically(real, data, still_current=lambda: _unchanged(real, digest))
+        # written wins. The file keeps its mode, owner, group and extended attributes; a read-only one is refused.
+        written = write_atomically(real, data, still_current=lambda: _unchanged(real, digest), keep_identity=True)
     except OSError as error:
         return f"not written: {error.strerror or error}"
     if not written:
