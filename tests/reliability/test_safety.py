@@ -8,8 +8,10 @@ import json
 import os
 import pickle
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
@@ -194,6 +196,34 @@ def test_fix_write_keeps_the_owner_group_and_extended_attributes(tmp_path):
     assert path.read_text(encoding="utf-8") == FIXED
     assert (path.stat().st_uid, path.stat().st_gid) == (NOBODY, NOBODY)
     assert os.getxattr(path, "user.reviewed-by") == b"ops-team"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="running fix as another user needs root and setpriv")
+def test_fix_write_by_another_user_writes_in_place_to_keep_the_owner():
+    """uid 65534 may write root's file (mode 0666) in a shared directory but cannot give a new file to root: the
+    rename would change the owner, so the file is written in place."""
+    as_nobody = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"]
+    script = str(Path(sys.executable).with_name("ascend-migrate"))
+    if subprocess.run([*as_nobody, script, "--version"], capture_output=True, timeout=60).returncode != 0:
+        pytest.skip("uid 65534 cannot run this checkout's ascend-migrate (a folder above it is private)")
+    shared = Path(tempfile.mkdtemp(prefix="ascend-migrate-shared-"))
+    try:
+        shared.chmod(0o777)
+        path = shared / "train.py"
+        path.write_text(SCRIPT, encoding="utf-8")
+        path.chmod(0o666)
+        inode = path.stat().st_ino
+        environment = dict(os.environ, ASCEND_MIGRATE_CACHE_DIR="",
+                           ASCEND_MIGRATE_MAPPINGS=str(Path(__file__).resolve().parents[1] / "fixtures" / "mappings"))
+        completed = subprocess.run([*as_nobody, script, "fix", "--write", "train.py"], cwd=shared, env=environment,
+                                   capture_output=True, text=True, timeout=120)
+        assert completed.returncode == 0, completed.stderr
+        assert path.read_text(encoding="utf-8") == FIXED
+        assert (path.stat().st_uid, path.stat().st_ino, path.stat().st_mode & 0o777) == (0, inode, 0o666)
+        assert sorted(child.name for child in shared.iterdir()) == ["train.py"]
+    finally:
+        shutil.rmtree(shared)
 
 
 def test_fix_write_changes_nothing_outside_the_given_directory(tmp_path):
