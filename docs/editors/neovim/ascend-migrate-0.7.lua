@@ -52,17 +52,38 @@ vim.api.nvim_create_autocmd("FileType", {
 })
 
 -- Neovim 0.7 applies a chosen code action with :lua vim.lsp.buf.code_action(); this command applies the
--- server's fix-all action directly.
+-- server's fix-all action directly. The server leaves that action's edit to codeAction/resolve (it is
+-- computed only when asked for), so an action without an edit is resolved first.
 vim.api.nvim_create_user_command("AscendMigrateFixAll", function()
   local bufnr = vim.api.nvim_get_current_buf()
   local params = vim.lsp.util.make_range_params()
   params.context = { only = { "source.fixAll.ascend-migrate" }, diagnostics = {} }
+  local applied = false
   for client_id, response in pairs(vim.lsp.buf_request_sync(bufnr, "textDocument/codeAction", params, 10000) or {}) do
     local client = vim.lsp.get_client_by_id(client_id)
-    for _, action in ipairs(response.result or {}) do
-      if action.edit and client then
+    for _, action in ipairs(client and response.result or {}) do
+      if not action.edit and not action.command then
+        local resolved = client.request_sync("codeAction/resolve", action, 10000, bufnr)
+        if not resolved or resolved.err then
+          vim.notify("ascend-migrate: resolving the fix-all action failed: " .. vim.inspect(resolved and resolved.err),
+            vim.log.levels.ERROR)
+          return
+        end
+        action = resolved.result
+      end
+      if action.edit then
         vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
+        applied = true
+      end
+      if action.command then
+        local command = type(action.command) == "table" and action.command or action
+        client.request_sync("workspace/executeCommand", { command = command.command, arguments = command.arguments },
+          10000, bufnr)
+        applied = true
       end
     end
+  end
+  if not applied then
+    vim.notify("ascend-migrate: no safe fixes in this buffer", vim.log.levels.INFO)
   end
 end, { desc = "ascend-migrate: apply every safe fix in this buffer" })
