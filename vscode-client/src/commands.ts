@@ -4,7 +4,13 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, LanguageClient } from 'vscode-languageclient/node';
+import { plainText } from './plainText';
 import { currentTarget } from './settings';
+
+/** The `source` of the server's diagnostics. */
+export const SOURCE = 'ascend-migrate';
+const SCAN_AND_EXPORT = 'Scan Workspace, Then Export';
+const SHOW_PROBLEMS = 'Show Problems';
 
 export const SERVER_COMMANDS = {
   scanWorkspace: 'ascend-migrate.scanWorkspace',
@@ -39,26 +45,96 @@ function requireClient(clients: ClientProvider): LanguageClient | undefined {
   return client;
 }
 
-function reportFailure(action: string, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  void vscode.window.showErrorMessage(`Ascend Migrate: ${action} failed: ${message}`);
+/** The palette titles of the server's commands, for its error messages: users know those, not the ids. */
+const COMMAND_TITLES: Record<string, string> = {
+  [SERVER_COMMANDS.scanWorkspace]: '"Ascend Migrate: Scan Workspace"',
+  [SERVER_COMMANDS.exportReport]: '"Ascend Migrate: Export Report"',
+  [SERVER_COMMANDS.lookup]: '"Ascend Migrate: Look Up API Mapping"',
+  [SERVER_COMMANDS.fixAll]: '"Ascend Migrate: Fix All in File"',
+};
+
+/** A server error in the user's words: no leading command id, other ids named by their palette titles. */
+export function userMessage(error: unknown): string {
+  const message = plainText(error instanceof Error ? error.message : String(error));
+  return message
+    .replace(/^ascend-migrate\.[A-Za-z]+: /, '')
+    .replace(/ascend-migrate\.[A-Za-z]+/g, (id) => COMMAND_TITLES[id] ?? id);
 }
 
-export async function scanWorkspace(clients: ClientProvider): Promise<void> {
+function reportFailure(action: string, error: unknown): void {
+  void vscode.window.showErrorMessage(`Ascend Migrate: ${action} failed: ${userMessage(error)}`);
+}
+
+// The clients whose server has finished a workspace scan: Export Report needs one, and a target switch
+// re-runs it. A restarted server is a new client and has scanned nothing.
+const scannedBy = new WeakSet<LanguageClient>();
+
+export function hasScanned(client: LanguageClient | undefined): boolean {
+  return !!client && scannedBy.has(client);
+}
+
+/** Scan the workspace and say what was found; false when the scan did not run or failed. */
+export async function scanWorkspace(clients: ClientProvider): Promise<boolean> {
   const client = requireClient(clients);
   if (!client) {
-    return;
+    return false;
   }
   try {
     const summary = await runServerCommand<unknown>(client, SERVER_COMMANDS.scanWorkspace, []);
-    void vscode.window.showInformationMessage(`Ascend Migrate: ${describeScan(summary)}`);
+    scannedBy.add(client);
+    const sentence = describeScan(summary, hintsShown());
+    const categories = describeCategories(summary);
+    client.outputChannel.appendLine(`Workspace scan: ${sentence}${categories ? ` By category: ${categories}.` : ''}`);
+    // With a button the notification opens in full; a plain one is cut to a line.
+    void vscode.window.showInformationMessage(`Ascend Migrate: ${sentence}`, SHOW_PROBLEMS).then((choice) => {
+      if (choice === SHOW_PROBLEMS) {
+        void vscode.commands.executeCommand('workbench.actions.view.problems');
+      }
+    });
+    return true;
   } catch (error) {
     reportFailure('the workspace scan', error);
+    return false;
   }
 }
 
-/** The server's scan summary ({files, findings, categories, errors, cancelled}) in one sentence. */
-export function describeScan(summary: unknown): string {
+/**
+ * Scan again after the target changed, so that files no editor has open show the new target's findings
+ * instead of the old one's. Only when this server has scanned before: a switch never starts a first scan.
+ */
+export async function rescanAfterTargetChange(clients: ClientProvider, targetLabel: string): Promise<void> {
+  const client = clients();
+  if (!client?.isRunning() || !hasScanned(client)) {
+    return;
+  }
+  const status = vscode.window.setStatusBarMessage(`$(sync~spin) Ascend Migrate: scanning the workspace again for ${targetLabel}`);
+  try {
+    const summary = await runServerCommand<unknown>(client, SERVER_COMMANDS.scanWorkspace, []);
+    vscode.window.setStatusBarMessage(`Ascend Migrate: ${targetLabel}: ${describeScan(summary, hintsShown())}`, 10_000);
+  } catch (error) {
+    reportFailure('scanning the workspace again for the new target', error);
+  } finally {
+    status.dispose();
+  }
+}
+
+/** How many of this extension's diagnostics are hints: VS Code's Problems panel does not list those. */
+function hintsShown(): number {
+  let hints = 0;
+  for (const [, diagnostics] of vscode.languages.getDiagnostics()) {
+    hints += diagnostics.filter(
+      (diagnostic) => diagnostic.source === SOURCE && diagnostic.severity === vscode.DiagnosticSeverity.Hint,
+    ).length;
+  }
+  return hints;
+}
+
+/**
+ * The server's scan summary ({files, findings, categories, errors, cancelled}) in one sentence. `hints`
+ * (counted from the diagnostics, unless the summary has `severities`) is said up front: the Problems panel
+ * does not list hints, so a count without it would not match what the panel shows.
+ */
+export function describeScan(summary: unknown, hints = 0): string {
   if (summary === null || typeof summary !== 'object') {
     return 'workspace scanned.';
   }
@@ -70,26 +146,44 @@ export function describeScan(summary: unknown): string {
   }
   if (typeof record.findings === 'number') {
     let findings = plural(record.findings, 'finding');
-    const categories = record.categories;
-    if (categories && typeof categories === 'object') {
-      const counts = Object.entries(categories as Record<string, unknown>).map(([name, count]) => `${name} ${count}`);
-      if (counts.length) {
-        findings += ` (${counts.join(', ')})`;
-      }
+    const severities = record.severities as Record<string, unknown> | undefined;
+    const hintCount = typeof severities?.hint === 'number' ? severities.hint : Math.min(hints, record.findings);
+    if (hintCount > 0) {
+      const which = hintCount === record.findings ? 'all of them hints' : `${hintCount} of them ${hintCount === 1 ? 'a hint' : 'hints'}`;
+      findings += `, ${which}, which the Problems panel does not list (dotted underlines in the editor)`;
     }
     parts.push(findings);
   }
   if (typeof record.errors === 'number' && record.errors > 0) {
     parts.push(`${plural(record.errors, 'file')} could not be analysed`);
   }
-  const sentence = parts.length ? parts.join(', ') : 'workspace scanned';
+  const sentence = parts.length ? parts.join('; ') : 'workspace scanned';
   return record.cancelled === true ? `scan cancelled: ${sentence}.` : `${sentence}.`;
+}
+
+/** The summary's findings per category, for the output channel ("" when it has none). */
+export function describeCategories(summary: unknown): string {
+  const categories = summary && typeof summary === 'object' ? (summary as Record<string, unknown>).categories : undefined;
+  if (!categories || typeof categories !== 'object') {
+    return '';
+  }
+  return Object.entries(categories as Record<string, unknown>).map(([name, count]) => `${name} ${count}`).join(', ');
 }
 
 export async function exportReport(clients: ClientProvider): Promise<void> {
   const client = requireClient(clients);
   if (!client) {
     return;
+  }
+  // The report is the last workspace scan's: without one, say so before asking for a format and a path.
+  if (!hasScanned(client)) {
+    const choice = await vscode.window.showInformationMessage(
+      'Ascend Migrate: a report covers a workspace scan, and none has run yet. Scan the workspace first?',
+      SCAN_AND_EXPORT,
+    );
+    if (choice !== SCAN_AND_EXPORT || !(await scanWorkspace(clients)) || !hasScanned(clients())) {
+      return;
+    }
   }
   const picked = await vscode.window.showQuickPick(
     REPORT_FORMATS.map((entry) => ({ label: entry.format, description: entry.description, entry })),

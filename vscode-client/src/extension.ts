@@ -9,7 +9,7 @@ import {
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { exportReport, fixAllInFile, lookUpMapping, scanWorkspace } from './commands';
+import { exportReport, fixAllInFile, lookUpMapping, rescanAfterTargetChange, scanWorkspace } from './commands';
 import {
   Interpreter,
   PACKAGE_NAME,
@@ -19,7 +19,8 @@ import {
   resolveInterpreter,
   SERVER_SOURCE,
 } from './interpreter';
-import { SECTION, TARGET_LABELS, serverSettings, switchTarget, withoutClientKeys } from './settings';
+import { plainCodeAction, plainDiagnostic } from './plainText';
+import { SECTION, TARGET_LABELS, currentTarget, serverSettings, switchTarget, withoutClientKeys } from './settings';
 import { SWITCH_TARGET_COMMAND, TargetStatusItem } from './statusBar';
 
 const CLIENT_ID = 'ascendMigrate';
@@ -158,6 +159,14 @@ function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
     // The server also pulls these with workspace/configuration, and registers its own pyproject.toml watcher.
     initializationOptions: { [SECTION]: serverSettings(workspaceScope()) },
     middleware: {
+      // VS Code shows these as plain text: the server's `code spans` would keep their backticks.
+      handleDiagnostics: (uri, diagnostics, next) => next(uri, diagnostics.map(plainDiagnostic)),
+      provideCodeActions: async (document, range, context, token, next) =>
+        (await next(document, range, context, token))?.map(plainCodeAction),
+      resolveCodeAction: async (item, token, next) => {
+        const resolved = await next(item, token);
+        return resolved ? plainCodeAction(resolved) : resolved;
+      },
       workspace: {
         // The section also holds the extension's own settings (interpreter, trace): the server never sees them.
         configuration: async (params: ConfigurationParams, token, next) => {
@@ -193,14 +202,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('ascendMigrate.showOutput', () => output.show()),
     vscode.commands.registerCommand(SWITCH_TARGET_COMMAND, async () => {
       const target = await switchTarget(workspaceScope());
-      vscode.window.setStatusBarMessage(`${CLIENT_NAME}: target ${TARGET_LABELS[target]}`, 3_000);
+      if (target) {
+        vscode.window.setStatusBarMessage(`${CLIENT_NAME}: target ${TARGET_LABELS[target]}`, 3_000);
+      }
     }),
     vscode.window.onDidChangeActiveTextEditor(() => status.refresh()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.interpreter`)) {
         void server.restart();
       } else if (event.affectsConfiguration(SECTION)) {
-        void server.sendSettings();
+        // The settings reach the server before the scan asks for them: it re-scans for the new target.
+        const retarget = event.affectsConfiguration(`${SECTION}.target`);
+        void server.sendSettings().then(() =>
+          retarget ? rescanAfterTargetChange(clients, TARGET_LABELS[currentTarget(workspaceScope())]) : undefined,
+        );
       }
     }),
   );

@@ -41,26 +41,53 @@ export function currentTarget(scope?: vscode.ConfigurationScope): Target {
   return value === 'mindspore' ? 'mindspore' : 'npu';
 }
 
+interface ScopeItem extends vscode.QuickPickItem {
+  where: vscode.ConfigurationTarget;
+}
+
 /**
- * Switch the target where the user set it: the innermost scope that has a value, else the workspace (when
- * one is open) so that the choice stays with the project, else the user settings.
+ * Switch the target where the user set it: the innermost scope that has a value. When none has one and a
+ * workspace is open, ask whether the choice goes to the user settings or into the project's
+ * .vscode/settings.json (never write into a repository unasked); the value then lives there, so the next
+ * switch goes to the same place without asking. Undefined when the question was dismissed.
  */
-export async function switchTarget(scope?: vscode.ConfigurationScope): Promise<Target> {
+export async function switchTarget(scope?: vscode.ConfigurationScope): Promise<Target | undefined> {
   const next: Target = currentTarget(scope) === 'npu' ? 'mindspore' : 'npu';
   const configuration = vscode.workspace.getConfiguration(SECTION, scope);
   const inspected = configuration.inspect<string>('target');
-  let where: vscode.ConfigurationTarget;
+  let where: vscode.ConfigurationTarget | undefined;
   if (inspected?.workspaceFolderValue !== undefined) {
     where = vscode.ConfigurationTarget.WorkspaceFolder;
   } else if (inspected?.workspaceValue !== undefined) {
     where = vscode.ConfigurationTarget.Workspace;
-  } else if (inspected?.globalValue !== undefined) {
+  } else if (inspected?.globalValue !== undefined || !vscode.workspace.workspaceFolders?.length) {
     where = vscode.ConfigurationTarget.Global;
   } else {
-    where = vscode.workspace.workspaceFolders?.length
-      ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
+    where = await askScope(next);
+  }
+  if (where === undefined) {
+    return undefined;
   }
   await configuration.update('target', next, where);
   return next;
+}
+
+async function askScope(next: Target): Promise<vscode.ConfigurationTarget | undefined> {
+  const items: ScopeItem[] = [
+    {
+      label: '$(account) User settings',
+      description: 'every workspace; nothing is written into this project',
+      where: vscode.ConfigurationTarget.Global,
+    },
+    {
+      label: '$(folder) Workspace settings',
+      description: "this project only, in its .vscode/settings.json (shared with the project's repository)",
+      where: vscode.ConfigurationTarget.Workspace,
+    },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Ascend Migrate: switch the target to ${TARGET_LABELS[next]}. Save it where?`,
+    placeHolder: 'Later switches save to the same place without asking',
+  });
+  return picked?.where;
 }

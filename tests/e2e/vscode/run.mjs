@@ -57,8 +57,11 @@ cpSync(join(fixtures, 'cuda_project'), workspace, { recursive: true });
 mkdirSync(join(workspace, '.vscode'), { recursive: true });
 writeFileSync(
   join(workspace, '.vscode', 'settings.json'),
-  JSON.stringify({ 'ascendMigrate.interpreter': python, 'ascendMigrate.target': 'npu' }, null, 2),
+  // No target here: the first status-bar switch has to ask where to save it.
+  JSON.stringify({ 'ascendMigrate.interpreter': python }, null, 2),
 );
+const userSettingsFile = join(userData, 'User', 'settings.json');
+const workspaceSettingsFile = join(workspace, '.vscode', 'settings.json');
 mkdirSync(join(userData, 'User'), { recursive: true });
 writeFileSync(
   join(userData, 'User', 'settings.json'),
@@ -188,6 +191,34 @@ async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
+// The findings `ascend-migrate scan` reports for the workspace, counted by severity (what the scan toast must say).
+function cliSeverityCounts() {
+  const scan = spawnSync(join(dirname(python), 'ascend-migrate'), ['scan', workspace, '--format', 'json'],
+    { cwd: scratch, encoding: 'utf8' });
+  const report = JSON.parse(scan.stdout);
+  const findings = report.findings ?? report.files.flatMap((file) => file.findings);
+  const counts = {};
+  for (const finding of findings) {
+    counts[finding.severity] = (counts[finding.severity] ?? 0) + 1;
+  }
+  return { total: findings.length, counts };
+}
+
+async function toastText(containing) {
+  const toast = page.locator('.notification-toast', { hasText: containing }).first();
+  await toast.waitFor({ state: 'visible', timeout: SERVER_TIMEOUT });
+  return (await toast.innerText()).replace(/\u00a0/g, ' ');
+}
+
+async function clearNotifications() {
+  await runCommand('Notifications: Clear All Notifications');
+  await page.locator('.notification-toast').first().waitFor({ state: 'hidden', timeout: UI_TIMEOUT }).catch(() => undefined);
+}
+
+function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+}
+
 async function problemsText() {
   return (await text('.markers-panel')).replace(/\u00a0/g, ' ');
 }
@@ -254,6 +285,11 @@ try {
     await waitFor('diagnostics from ascend-migrate in the Problems panel',
       async () => (await problemsText()).includes('ascend-migrate'), SERVER_TIMEOUT);
     await screenshot('problems-panel');
+    // VS Code shows messages as plain text: the server's `code spans` must not show their backticks.
+    const panel = await problemsText();
+    if (panel.includes('`')) {
+      fail(`the Problems panel shows literal backticks:\n${panel.split('\n').filter((line) => line.includes('`')).join('\n')}`);
+    }
     await filterProblems('torch.cuda.synchronize');
     const problems = await waitFor('the NPU101 entry for torch.cuda.synchronize', async () => {
       const shown = await problemsText();
@@ -291,6 +327,10 @@ try {
       return first.includes('torch.npu.synchronize');
     }, UI_TIMEOUT);
     await screenshot('quick-fix-menu');
+    const titles = await text('.action-widget');
+    if (titles.includes('`') || !titles.includes('Replace with torch.npu.synchronize')) {
+      fail(`the quick-fix titles are not plain text:\n${titles}`);
+    }
     await page.keyboard.press('Enter');
     await waitFor('the fix in the editor', async () => (await editorText()).includes('torch.npu.synchronize()'),
       UI_TIMEOUT);
@@ -304,6 +344,19 @@ try {
       fail(`train.py on disk differs from fixtures/expected/train_after_synchronize_fix.py (see train.py.actual)`);
     }
     await screenshot('after-fix');
+  });
+
+  await check('Export Report before any scan says to scan first, without asking for a format', async () => {
+    await runCommand('Ascend Migrate: Export Report');
+    const shown = await toastText('none has run yet');
+    if (!shown.includes('Scan Workspace, Then Export') || /ascend-migrate\.[a-z]/i.test(shown)) {
+      fail(`the notification does not say plainly what to do:\n${shown}`);
+    }
+    if (await page.locator('.quick-input-list .monaco-list-row', { hasText: 'sarif' }).first().isVisible()) {
+      fail('the format question came before the notice');
+    }
+    await screenshot('export-before-scan');
+    await clearNotifications();
   });
 
   await check('Scan Workspace puts the unopened data/distributed.py in the Problems panel', async () => {
@@ -321,17 +374,54 @@ try {
     await filterProblems('');
   });
 
-  await check('clicking the status bar switches the target to MindSpore', async () => {
+  await check('the scan notification says how many findings are hints, which the Problems panel does not list', async () => {
+    const shown = await toastText('files scanned');
+    const { total, counts } = cliSeverityCounts();
+    const hints = counts.hint ?? 0;
+    if (!hints) {
+      fail(`the fixture has no hint to count: ${JSON.stringify(counts)}`);
+    }
+    const expected = `${total} findings, ${hints} of them hints, which the Problems panel does not list (dotted underlines in the editor)`;
+    if (!shown.includes(expected)) {
+      fail(`expected "${expected}" in the scan notification:\n${shown}`);
+    }
+    await screenshot('scan-notification');
+    await clearNotifications();
+  });
+
+  await check('clicking the status bar asks where to save the target, and User keeps it out of the project', async () => {
     await page.locator('.statusbar-item', { hasText: 'Ascend: NPU' }).first().click();
+    const scopes = page.locator('.quick-input-list .monaco-list-row', { hasText: 'User settings' }).first();
+    await scopes.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await screenshot('target-scope');
+    await page.locator('.quick-input-widget input').fill('User settings');
+    await page.keyboard.press('Enter');
     await page.locator('.statusbar-item', { hasText: 'Ascend: MindSpore' }).first()
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await waitFor('"mindspore" in .vscode/settings.json', async () =>
-      JSON.parse(readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8'))['ascendMigrate.target'] === 'mindspore',
-    UI_TIMEOUT);
+    await waitFor('"mindspore" in the user settings', async () =>
+      readJson(userSettingsFile)['ascendMigrate.target'] === 'mindspore', UI_TIMEOUT);
+    if ('ascendMigrate.target' in readJson(workspaceSettingsFile)) {
+      fail(`the target was written into the project: ${readFileSync(workspaceSettingsFile, 'utf8')}`);
+    }
     // The server re-analyses for the new target: nn.Module → mindspore.nn.Cell (MS201) appears.
+    await filterProblems('MS201');
     await waitFor('a MindSpore finding (MS201) in the Problems panel', async () => (await problemsText()).includes('MS201'),
       SERVER_TIMEOUT);
     await screenshot('target-mindspore');
+    await filterProblems('');
+  });
+
+  await check('after the switch, the unopened distributed.py shows MindSpore findings, not the old NPU ones', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    await filterProblems('MS208');
+    await waitFor('distributed.py\'s MS208 (Ln 11, Col 30) from the re-scan', async () => {
+      const shown = await problemsText();
+      return shown.includes('distributed.py') && shown.includes('[Ln 11, Col 30]');
+    }, SERVER_TIMEOUT);
+    await filterProblems('NPU103');
+    await waitFor('no NPU finding left for distributed.py', async () => !(await problemsText()).includes('distributed.py'),
+      UI_TIMEOUT);
+    await filterProblems('');
   });
 
   await check('Look Up API Mapping lists the knowledge base entry for torch.cuda.synchronize', async () => {
@@ -346,10 +436,15 @@ try {
     await page.keyboard.press('Escape');
   });
 
-  await check('back on NPU, Fix All in File applies every safe fix', async () => {
+  await check('back on NPU (saved where the first switch put it, without asking), Fix All in File applies every safe fix', async () => {
     await page.locator('.statusbar-item', { hasText: 'Ascend: MindSpore' }).first().click();
     await page.locator('.statusbar-item', { hasText: 'Ascend: NPU' }).first()
       .waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    if (await page.locator('.quick-input-list .monaco-list-row', { hasText: 'User settings' }).first().isVisible()) {
+      fail('the second switch asked where to save again');
+    }
+    await waitFor('"npu" in the user settings', async () => readJson(userSettingsFile)['ascendMigrate.target'] === 'npu',
+      UI_TIMEOUT);
     await waitFor('the NPU findings back in the Problems panel', async () => (await problemsText()).includes('NPU1'),
       SERVER_TIMEOUT);
     await goTo(1, 1);
@@ -367,6 +462,26 @@ try {
       fail('train.py on disk differs from fixtures/expected/train_after_fix_all.py (see train.py.after-fix-all)');
     }
     await screenshot('fix-all');
+  });
+
+  await check('Look Up on NPU lists the NPU rows before the MindSpore ones', async () => {
+    await runCommand('Ascend Migrate: Look Up API Mapping');
+    const lookup = page.locator('.quick-input-widget input[placeholder*="API name or prefix"]');
+    await lookup.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // The knowledge base answers MindSpore first for these (its own order is by API, then route).
+    for (const query of ['torch.cuda.synchronize', 'torch.nn.Lin']) {
+      await lookup.fill(query);
+      const rows = await waitFor(`rows of both targets for ${query}`, async () => {
+        const shown = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts().catch(() => []);
+        return shown.some((row) => row.includes('MindSpore:')) && shown.some((row) => row.includes('NPU:')) ? shown : undefined;
+      }, UI_TIMEOUT);
+      const routes = rows.map((row) => (row.includes('MindSpore:') ? 'mindspore' : 'npu'));
+      if (routes.indexOf('mindspore') < routes.lastIndexOf('npu')) {
+        fail(`for ${query} the rows are not NPU first: ${JSON.stringify(rows)}`);
+      }
+    }
+    await screenshot('lookup-npu');
+    await page.keyboard.press('Escape');
   });
 
   await check('Export Report writes a JSON report of the last scan', async () => {
