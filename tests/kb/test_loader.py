@@ -162,6 +162,19 @@ def test_defaults_that_look_like_numbers_keep_their_text(tmp_path: Path) -> None
         pytest.param(
             "  - api: torch.abs\n    category: ms-equivalent\n    category: ms-differs\n", 5,
             "key 'category' appears twice in entry 1", id="key twice"),
+        pytest.param(
+            "  - api: rms-norm\n    category: npu-affinity\n    match: pattern\n    condition: rms-nrom\n", 6,
+            "no matcher for pattern 'rms-nrom'", id="pattern name with no matcher"),
+        pytest.param(
+            "  - api: rms-nrom\n    category: npu-affinity\n    match: pattern\n", 3,
+            "no matcher for pattern 'rms-nrom'", id="pattern named by its api, no matcher"),
+        pytest.param(
+            "  - api: rms-norm\n    category: npu-affinity\n    match: pattern\n    condition: rms-norm\n"
+            "    documentation_only: true\n", 7,
+            "pattern 'rms-norm' has a matcher: remove documentation_only", id="documentation-only shape that has a matcher"),
+        pytest.param(
+            "  - api: torch.abs\n    category: ms-equivalent\n    documentation_only: true\n", 5,
+            "documentation_only only applies to match: pattern, not match: name", id="documentation-only on a name"),
     ],
 )
 def test_a_bad_entry_is_an_error_naming_file_and_line(tmp_path: Path, body: str, line: int, message: str) -> None:
@@ -250,3 +263,17 @@ def test_a_missing_mappings_directory_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(KnowledgeBaseError) as raised:
         KnowledgeBase.from_directory(tmp_path / "nowhere")
     assert str(raised.value) == f"{tmp_path / 'nowhere'}: the mappings directory does not exist"
+
+
+def test_a_shape_without_a_matcher_loads_when_marked_documentation_only(tmp_path: Path) -> None:
+    path = write(tmp_path, "shapes.yaml", """
+        provenance: test
+        entries:
+          - api: box-iou
+            category: npu-affinity
+            match: pattern
+            condition: box-iou
+            documentation_only: true
+        """)
+    entries, _ = load_table(path)
+    assert [(entry.condition, entry.documentation_only) for entry in entries] == [("box-iou", True)]

@@ -9,10 +9,11 @@ from typing import Any
 
 import yaml
 
+from ascend_migrate.kb.patterns import PATTERN_NAMES
 from tools.generate_ascend.reference import Row
 
 # The order keys are written in, so that a reviewer reads the same shape everywhere.
-FIELD_ORDER = ("api", "route", "match", "receiver", "condition", "category", "code", "severity", "target", "fix", "note",
+FIELD_ORDER = ("api", "route", "match", "receiver", "condition", "documentation_only", "category", "code", "severity", "target", "fix", "note",
                "suggestion", "parameters", "source_versions", "docs", "provenance", "verified", "curated")
 TABLE_DESCRIPTIONS = {
     "cuda_npu": "CUDA → Ascend NPU (torch_npu): renamed torch.cuda APIs, device and backend strings, CUDA "
@@ -64,6 +65,8 @@ class Draft:
         if self.parameters:
             values["parameters"] = self.parameters
         values["provenance"] = self.provenance()
+        if values.get("match") == "pattern" and values.get("condition", values.get("api")) not in PATTERN_NAMES:
+            values["documentation_only"] = True  # a shape the engine has no matcher for (kb/patterns.py)
         ordered = {key: values[key] for key in FIELD_ORDER if values.get(key) not in (None, "", [], ())}
         unknown = set(values) - set(FIELD_ORDER)
         if unknown:
@@ -131,7 +134,7 @@ class Book:
 
 
 def condition_is_known(fields: dict[str, Any]) -> bool:
-    """Whether the installed loader accepts this entry's condition (pattern conditions are free names)."""
+    """Whether the installed loader accepts this entry's condition (pattern conditions: see kb/patterns.py)."""
     from ascend_migrate.kb.loader import CONDITIONS
 
     condition = fields.get("condition", "")

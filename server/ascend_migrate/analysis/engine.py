@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector_paused, parse_module, plan_pieces
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
-from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.rules.api import RuleContext
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
 from ascend_migrate.analysis.source import SourceLines
 from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, dotted_parts, import_bindings, qualify
@@ -264,8 +264,8 @@ class ChunkRunner:
         self.analysis = analysis
         import_names: dict[str, str] = {}
         factory = FindingFactory(analysis.path, settings, SourceLines(analysis.lines), import_names)
-        self.context = RuleContext(view=view, factory=factory, route=settings.target)
         self.types = TypeSystem(analysis.classes)
+        self.context = RuleContext(view, factory, settings.target, self.types)
         self.walker = Walker(analysis.bindings, self.types, self.context)
         self._import_names = import_names
 

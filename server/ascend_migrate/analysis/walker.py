@@ -12,7 +12,25 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
-from ascend_migrate.analysis.rules import RuleContext, imports, methods, names, patterns, shapes, strings
+from ascend_migrate.analysis.rules import RULES
+from ascend_migrate.analysis.rules.api import (
+    ASSIGNMENT,
+    ATTRIBUTE,
+    BINARY_OPERATION,
+    CALL,
+    CLASS_DEFINITION,
+    COMPARE,
+    DICT,
+    FUNCTION_DEFINITION,
+    IMPORT,
+    LOOP,
+    METHOD_DEFINITION,
+    REFERENCE,
+    STRING,
+    SUBSCRIPT,
+    RuleContext,
+    build_hooks,
+)
 from ascend_migrate.analysis.symbols import (
     NON_TENSOR_METHODS,
     TENSOR,
@@ -41,7 +59,24 @@ class Walker:
         self.referenced: set[str] = set()
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
         self._qualified_names: dict[int, str | None] = {}
-        context.walker = self
+        context.resolve_with(self)
+        # The rules' handlers per event, from their declarations (and the pattern matchers this view has
+        # entries for); each is called directly where the walker visits that event.
+        hooks = build_hooks(RULES, context.view.patterns)
+        self._on_import = hooks[IMPORT]
+        self._on_reference = hooks[REFERENCE]
+        self._on_attribute = hooks[ATTRIBUTE]
+        self._on_call = hooks[CALL]
+        self._on_binary_operation = hooks[BINARY_OPERATION]
+        self._on_compare = hooks[COMPARE]
+        self._on_subscript = hooks[SUBSCRIPT]
+        self._on_string = hooks[STRING]
+        self._on_dict = hooks[DICT]
+        self._on_assignment = hooks[ASSIGNMENT]
+        self._on_function_definition = hooks[FUNCTION_DEFINITION]
+        self._on_method_definition = hooks[METHOD_DEFINITION]
+        self._on_class_definition = hooks[CLASS_DEFINITION]
+        self._on_loop = hooks[LOOP]
         # Every node class the parser can make has an entry (a plain dict: the interpreter's fast path), and so
         # do the scalars that sit in some fields (identifiers, numbers, True/False/None of a match pattern).
         dispatch: dict[type, Callable[[Any], None]] = dict.fromkeys(_NODE_CLASSES, self.visit_children)
@@ -76,6 +111,8 @@ class Walker:
             ast.BinOp: self.visit_binary_operation,
         })
         dispatch.update(_IGNORED)
+        if not self._on_string:
+            dispatch[ast.Constant] = _ignore  # no rule reads literals on this route
         self._dispatch = dispatch
 
     # --- traversal -------------------------------------------------------------------------------------
@@ -240,19 +277,25 @@ class Walker:
         if binding is None:  # not a local of the innermost function: the full lookup (which records the name)
             binding = self.lookup(node.id)
         if binding is not None and binding[0] == "import":
-            names.on_reference(self.context, binding[1], node, None, node.id)
+            for handler in self._on_reference:
+                handler(self.context, binding[1], node, None, node.id)
 
     def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None, intermediate: bool = False) -> None:
         qualified = self.qualified_name(node)
         if qualified is not None:
-            names.on_reference(self.context, qualified, node, call, self.root_name(node))
+            root = self.root_name(node)
+            for handler in self._on_reference:
+                handler(self.context, qualified, node, call, root)
             return
         value = node.value
         if type(value) is ast.Attribute:
             self.visit_attribute(value, None, intermediate=True)
         else:
             self._dispatch[type(value)](value)
-        methods.on_attribute(self.context, node, self.infer(value), call, self.types, intermediate)
+        if self._on_attribute:
+            receiver_type = self.infer(value)
+            for handler in self._on_attribute:
+                handler(self.context, node, receiver_type, call, intermediate)
 
     def visit_call(self, node: ast.Call) -> None:
         func = node.func
@@ -262,7 +305,8 @@ class Walker:
         elif func_type is ast.Name:
             binding = self.lookup(func.id)
             if binding is not None and binding[0] == "import":
-                names.on_reference(self.context, binding[1], func, node, func.id)
+                for handler in self._on_reference:
+                    handler(self.context, binding[1], func, node, func.id)
             elif binding is None and func.id == "getattr" and len(node.args) >= 2:
                 self.visit_getattr(node)
         else:
@@ -273,45 +317,51 @@ class Walker:
         for keyword in node.keywords:
             value = keyword.value
             dispatch[type(value)](value)
-        strings.on_call(self, node)
-        patterns.on_call(self, node)
-        shapes.on_call(self, node)
+        context = self.context
+        for handler in self._on_call:
+            handler(context, node)
 
     def visit_getattr(self, node: ast.Call) -> None:
         """`getattr(torch.cuda, "synchronize")` is a reference to torch.cuda.synchronize."""
         owner, name = node.args[0], node.args[1]
         qualified = self.qualified_name(owner)
         if qualified is not None and type(name) is ast.Constant and type(name.value) is str and name.value.isidentifier():
-            names.on_reference(self.context, f"{qualified}.{name.value}", node, None, None)
+            for handler in self._on_reference:
+                handler(self.context, f"{qualified}.{name.value}", node, None, None)
 
     def visit_binary_operation(self, node: ast.BinOp) -> None:
         dispatch = self._dispatch
         left, right = node.left, node.right
         dispatch[type(left)](left)
         dispatch[type(right)](right)
-        shapes.on_binary_operation(self, node)
+        for handler in self._on_binary_operation:
+            handler(self.context, node)
 
     def visit_compare(self, node: ast.Compare) -> None:
         left = node.left
         self._dispatch[type(left)](left)
         self.visit_all(node.comparators)
-        strings.on_compare(self.context, node)
+        for handler in self._on_compare:
+            handler(self.context, node)
 
     def visit_subscript(self, node: ast.Subscript) -> None:
         dispatch = self._dispatch
         value, index = node.value, node.slice
         dispatch[type(value)](value)
         dispatch[type(index)](index)
-        patterns.on_subscript(self, node)
+        for handler in self._on_subscript:
+            handler(self.context, node)
 
     def visit_constant(self, node: ast.Constant) -> None:
         if type(node.value) is str:
-            strings.on_string(self.context, node)
+            for handler in self._on_string:
+                handler(self.context, node)
 
     def visit_dict(self, node: ast.Dict) -> None:
         self.visit_all(node.keys)
         self.visit_all(node.values)
-        strings.on_dict(self.context, node)
+        for handler in self._on_dict:
+            handler(self.context, node)
 
     def visit_expression_statement(self, node: ast.Expr) -> None:
         value = node.value
@@ -330,7 +380,8 @@ class Walker:
         value_type = self.infer(value)
         for target in node.targets:
             self.visit_target(target, value_type)
-        strings.on_assign(self.context, node.targets, node.value)
+        for handler in self._on_assignment:
+            handler(self.context, node.targets, value)
 
     def visit_annotation(self, annotation: ast.expr) -> None:
         """An annotation runs nothing: the rules hear of it (`context.in_annotation`) and may stay quiet."""
@@ -350,7 +401,8 @@ class Walker:
             value_type = self.annotation_type(node.annotation)
         self.visit_target(node.target, value_type)
         if node.value is not None:
-            strings.on_assign(self.context, [node.target], node.value)
+            for handler in self._on_assignment:
+                handler(self.context, [node.target], node.value)
 
     def visit_augmented_assign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
@@ -381,6 +433,8 @@ class Walker:
         self.visit_target(node.target, None)
         self.visit_all(node.body)
         self.visit_all(node.orelse)
+        for handler in self._on_loop:
+            handler(self.context, node)
 
     def visit_with(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
@@ -390,7 +444,8 @@ class Walker:
         self.visit_all(node.body)
 
     def visit_import(self, node: ast.Import | ast.ImportFrom) -> None:
-        imports.on_import(self.context, node)
+        for handler in self._on_import:
+            handler(self.context, node)
         for name, binding in import_bindings(node):
             self.bind(name, binding)
 
@@ -410,7 +465,6 @@ class Walker:
         arguments = node.args
         self.visit_all(arguments.defaults)
         self.visit_all(arguments.kw_defaults)
-        strings.on_function_defaults(self.context, arguments)
         all_arguments = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
         for argument in (*all_arguments, arguments.vararg, arguments.kwarg):
             if argument is not None and argument.annotation is not None:
@@ -419,9 +473,13 @@ class Walker:
             self.visit_annotation(node.returns)
         current_class = self.class_stack[-1] if self.class_stack else None
         self.bind(node.name, ("function", None))
-        shapes.on_function_definition(self, node)
+        context = self.context
+        for handler in self._on_function_definition:
+            handler(context, node)
         if current_class is not None:
-            methods.on_definition(self.context, node, f"local:{current_class.name}", self.types)
+            class_type = f"local:{current_class.name}"
+            for handler in self._on_method_definition:
+                handler(context, node, class_type)
         scope: dict[str, Binding] = {}
         is_forward = current_class is not None and node.name in _FORWARD_NAMES and self.types.is_module(f"local:{current_class.name}")
         positional = [*arguments.posonlyargs, *arguments.args]
@@ -468,7 +526,8 @@ class Walker:
             info = ClassInfo(node.name, tuple(base for base in (self.base_type(base) for base in node.bases) if base))
             self.types.classes.setdefault(node.name, info)
         self.bind(node.name, ("class", info))
-        shapes.on_class_definition(self, node)
+        for handler in self._on_class_definition:
+            handler(self.context, node)
         self.scopes.append({_CLASS_SCOPE: ("value", None)})
         self.class_stack.append(info)
         try:

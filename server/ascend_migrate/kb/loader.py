@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from ascend_migrate.kb.errors import KnowledgeBaseError
+from ascend_migrate.kb.patterns import PATTERN_NAMES
 from ascend_migrate.kb.schema import CHANGES, FIX_SAFETY, MATCH_KINDS, CallCondition, Entry, ParameterDifference
 from ascend_migrate.kb.table_files import read_table_bytes
 from ascend_migrate.kb.versions import VersionRangeError, parse_range
@@ -44,8 +45,9 @@ ENTRY_KEYS = {
     "when": list,
     "note_original": str,
     "reported": bool,
+    "documentation_only": bool,
 }
-# The conditions each match kind understands (pattern conditions name engine matchers: any name goes).
+# The conditions each match kind understands (pattern conditions name engine matchers: kb/patterns.py).
 CONDITIONS = {
     "name": ("prefix", "single-argument", "device-argument"),
     "string": ("device", "backend", "environment-variable", "tensor-type"),
@@ -232,6 +234,7 @@ class _NodeReader:
             when=tuple(self.call_condition(item) for item in values.get("when", ())),
             note_original=values.get("note_original", ""),
             reported=values.get("reported", True),
+            documentation_only=values.get("documentation_only", False),
             **ranges,
         )
 
@@ -250,6 +253,10 @@ class _NodeReader:
         allowed = CONDITIONS.get(match)
         if condition and allowed is not None and condition not in allowed:
             raise self.fail(fields["condition"][1], f"condition of a match: {match} entry must be one of {list(allowed)}, got {condition!r}")
+        if match == "pattern":
+            self._check_pattern(fields, values, condition or api)
+        elif "documentation_only" in values:
+            raise self.fail(fields["documentation_only"][1], f"documentation_only only applies to match: pattern, not match: {match}")
         if match == "string" and not condition:
             raise self.fail(fields["api"][1], f"a match: string entry needs a condition: one of {list(CONDITIONS['string'])}")
         if "code" in values:
@@ -258,6 +265,17 @@ class _NodeReader:
                 raise self.fail(fields["code"][1], f"unknown code {values['code']!r}; codes are listed in taxonomy.py and docs/codes.md")
             if info.category != values["category"]:
                 raise self.fail(fields["code"][1], f"code {info.code} belongs to category {info.category!r}, not {values['category']!r}")
+
+    def _check_pattern(self, fields, values, name: str) -> None:
+        """A pattern entry names a shape the engine matches, or says it is documentation only (a shape no precise
+        matcher exists for, kept for `kb lookup` and the docs). A typo would otherwise silently disable it."""
+        where = fields["condition"][1] if "condition" in fields else fields["api"][1]
+        documentation_only = values.get("documentation_only", False)
+        if name not in PATTERN_NAMES and not documentation_only:
+            raise self.fail(where, f"no matcher for pattern {name!r}; the engine matches {sorted(PATTERN_NAMES)} "
+                                   f"(mark a shape no matcher exists for `documentation_only: true`)")
+        if name in PATTERN_NAMES and documentation_only:
+            raise self.fail(fields["documentation_only"][1], f"pattern {name!r} has a matcher: remove documentation_only")
 
     def _check_choice(self, fields, values, key: str, choices: tuple[str, ...]) -> None:
         if key in values and values[key] not in choices:

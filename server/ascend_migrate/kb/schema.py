@@ -88,6 +88,8 @@ class Entry:
     note_original: str = ""  # the note as the source wrote it (e.g. Chinese), when `note` is a translation
     # False: knowledge kept (lookup, coverage, provenance) that is no change a user must make, so never a finding
     reported: bool = True
+    # match=pattern: a shape described for `kb lookup` and the docs that no matcher recognises (never reported)
+    documentation_only: bool = False
 
     @property
     def key(self) -> str:

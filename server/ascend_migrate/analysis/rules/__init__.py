@@ -1,38 +1,37 @@
-"""The rule families. Each module reads the walker's resolved view of one node and emits findings:
-names (qualified references), methods (attributes on typed receivers, method definitions), strings (device,
-backend and environment-variable literals in their roles), imports (third-party modules), patterns (keyword
-arguments with no counterpart, calls of a certain shape, boolean-mask indexing)."""
+"""The rule table: every rule module's declaration, in the order the walker calls their handlers.
+
+Each module declares `RULE` (its events, pattern matchers and examples) against the API in `rules/api.py`;
+adding a rule is a module and a line here. names (qualified references), methods (attributes on typed
+receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
+imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
+(fusable code shapes, definitions by name and signature).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from ascend_migrate.analysis.rules import imports, methods, names, patterns, shapes, strings
+from ascend_migrate.analysis.rules.api import Matcher, Rule
 
-from ascend_migrate.analysis.emit import FindingFactory, Span
-from ascend_migrate.analysis.findings import Finding
-from ascend_migrate.kb.index import RouteView
+RULES: tuple[Rule, ...] = (
+    imports.RULE,
+    names.RULE,
+    methods.RULE,
+    strings.RULE,
+    patterns.RULE,
+    shapes.RULE,
+)
 
 
-@dataclass
-class RuleContext:
-    view: RouteView
-    factory: FindingFactory
-    route: str
-    findings: list[Finding] = field(default_factory=list)
-    _reported: set[tuple[Span, str]] = field(default_factory=set)
-    walker: Any = None  # the walker feeding these rules, for rules that ask about the enclosing scope
-    in_annotation: bool = False  # the walk is inside a type annotation (which runs nothing)
+def _matchers(rules: tuple[Rule, ...]) -> dict[str, Matcher]:
+    found: dict[str, Matcher] = {}
+    for rule in rules:
+        for name, matcher in rule.matchers.items():
+            if name in found:
+                raise ValueError(f"pattern {name!r} has two matchers (rule {rule.name!r} and another)")
+            found[name] = matcher
+    return found
 
-    def add(self, finding: Finding | None) -> None:
-        if finding is None:
-            return
-        key = ((finding.line, finding.column, finding.end_line, finding.end_column), finding.code)
-        if key in self._reported:
-            return
-        self._reported.add(key)
-        self.findings.append(finding)
 
-    def reset(self) -> None:
-        """Start a new chunk: findings and de-duplication are per chunk."""
-        self.findings = []
-        self._reported = set()
+# Pattern name → its matcher: every `match: pattern` condition in mappings/ has one here, or its entry says
+# `documentation_only: true` (kb/patterns.py holds the same names for the loader, below analysis).
+MATCHERS: dict[str, Matcher] = _matchers(RULES)

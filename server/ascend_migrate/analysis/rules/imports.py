@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.rules.api import IMPORT, Example, Rule, RuleContext
 
 
 TORCH_NPU_NOT_IMPORTED = "torch-npu-not-imported"
@@ -60,10 +60,9 @@ def _missing_torch_npu(context: RuleContext, entry, alias: ast.alias) -> None:
         return
     # Only a program needs the import: a library that gains it no longer imports where torch_npu is absent,
     # and the program that uses the library has imported torch_npu before the library runs.
-    if context.walker.lookup(ENTRY_POINT_MARK) is None and context.factory.path.replace("\\", "/").rsplit("/", 1)[-1] != "__main__.py":
+    if context.lookup(ENTRY_POINT_MARK) is None and context.factory.path.replace("\\", "/").rsplit("/", 1)[-1] != "__main__.py":
         return
-    module_bindings = context.walker.scopes[0]
-    if any(kind == "import" and value.split(".", 1)[0] == "torch_npu" for kind, value in module_bindings.values()):
+    if any(value.split(".", 1)[0] == "torch_npu" for value in context.module_imports()):
         return
     span = context.factory.span(alias)
     fix = None
@@ -71,3 +70,49 @@ def _missing_torch_npu(context: RuleContext, entry, alias: ast.alias) -> None:
         fix = Fix(title="Add `import torch_npu`", safe=entry.fix == "safe", add_imports=("import torch_npu",))
     message = "`import torch` without `import torch_npu`: torch.npu and the 'npu' device exist only once torch_npu is imported"
     context.add(context.factory.finding(entry, span, "exact", api="torch", fix=fix, message=message))
+
+
+# --- examples (tests/analysis/test_rule_examples.py runs them) ---------------------------------------------
+_FLAGS = (
+    Example("npu", """
+        import os
+        import torch  # expect: NPU106
+        import amp_C  # expect: TP101
+        from apex import amp  # expect: TP101
+        from apex.optimizers import FusedAdam  # expect: TP101
+
+
+        def main():
+            model = torch.nn.Linear(4, 4)
+            optimizer = FusedAdam(model.parameters())  # expect: TP101
+            model, optimizer = amp.initialize(model, optimizer, opt_level=os.environ.get("OPT", "O1"))
+
+
+        if __name__ == "__main__":
+            main()
+        """),
+    Example("mindspore", """
+        import torch
+        from apex.parallel import DistributedDataParallel  # expect: TP101
+        """),
+)
+_LEAVES_ALONE = (
+    Example("npu", """
+        import torch
+        import torch_npu
+        import numpy as np
+        from .apex import helpers
+        from torchvision import models
+        """, codes=("NPU106", "TP101")),
+    Example("npu", """
+        # a library module: the program that imports it is the one that imports torch_npu
+        import torch
+
+
+        def count_parameters(model: torch.nn.Module) -> int:
+            return sum(parameter.numel() for parameter in model.parameters())
+        """, codes=("NPU106",)),
+)
+
+
+RULE = Rule(name="imports", hooks={IMPORT: on_import}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)

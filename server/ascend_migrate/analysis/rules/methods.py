@@ -8,8 +8,7 @@ import re
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
-from ascend_migrate.analysis.rules import RuleContext
-from ascend_migrate.analysis.symbols import TypeSystem
+from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, Example, Rule, RuleContext
 from ascend_migrate.taxonomy import ROUTE_NPU
 
 # Structural method rewrites whose replacement is not a plain rename: api → (new text for a call with no
@@ -25,7 +24,6 @@ def on_attribute(
     node: ast.Attribute,
     receiver_type: str | None,
     call: ast.Call | None,
-    types: TypeSystem,
     intermediate: bool = False,
 ) -> None:
     """`intermediate`: the attribute is itself a receiver (`obj.cuda` in `obj.cuda.synchronize()`)."""
@@ -34,7 +32,7 @@ def on_attribute(
         return
     entries = [entry for entry in entries if entry.condition != "device-argument"]  # strings.py reports those
     if receiver_type is not None:
-        family = types.family(receiver_type)
+        family = context.types.family(receiver_type)
         matched = [entry for entry in entries if entry.receiver_type in family]
         confidence = "inferred"
     else:
@@ -110,11 +108,11 @@ def _method_fix(context: RuleContext, entry, node: ast.Attribute, call: ast.Call
     return context.factory.text_fix(entry, span, new_name, f"Replace `.{node.attr}` with `.{new_name}`", imports)
 
 
-def on_definition(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef, class_type: str, types: TypeSystem) -> None:
+def on_definition(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef, class_type: str) -> None:
     entries = context.view.definitions.get(node.name)
     if not entries:
         return
-    family = types.family(class_type)
+    family = context.types.family(class_type)
     factory = context.factory
     for entry in entries:
         if entry.receiver_type not in family:
@@ -130,3 +128,59 @@ def on_definition(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctio
             new_name = entry.target.rsplit(".", 1)[-1]
             fix = factory.text_fix(entry, span, new_name, f"Rename `{node.name}` to `{new_name}`")
         context.add(factory.finding(entry, span, "inferred", api=entry.api, fix=fix))
+
+
+# --- examples (tests/analysis/test_rule_examples.py runs them) ---------------------------------------------
+_FLAGS = (
+    Example("npu", """
+        import torch
+        import torch_npu
+        from torch import nn
+
+        model = nn.Linear(4, 4).cuda()  # expect: NPU105
+        inputs = torch.randn(8, 4)
+        if inputs.is_cuda:  # expect: NPU105
+            inputs = inputs.cpu()
+        """, codes=("NPU105",)),
+    Example("mindspore", """
+        import torch
+        from torch import nn
+
+
+        class Net(nn.Module):  # expect: MS201
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)  # expect: MS102
+
+            def forward(self, x):  # expect: MS202
+                return self.fc(x)
+
+
+        net = Net()
+        net.train()  # expect: MS203
+        """, codes=("MS202", "MS203")),
+)
+_LEAVES_ALONE = (
+    Example("npu", """
+        import torch
+        import torch_npu
+
+        fields = "a,b".split(",")
+        settings = {"cuda": False}
+        use_gpu = settings.get("cuda")
+        """, codes=("NPU105",)),
+    Example("mindspore", """
+        import torch
+
+        x = torch.zeros(4, 4)
+        y = x.view(16)
+        """, codes=("MS102",)),
+)
+
+
+RULE = Rule(
+    name="methods",
+    hooks={ATTRIBUTE: on_attribute, METHOD_DEFINITION: on_definition},
+    flags=_FLAGS,
+    leaves_alone=_LEAVES_ALONE,
+)

@@ -6,7 +6,7 @@ import ast
 
 from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.restrictions import applies_at
-from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -111,3 +111,45 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
 
 def _passed_by_position(difference, call: ast.Call) -> bool:
     return difference.position is not None and difference.position < len(call.args)
+
+
+# --- examples (tests/analysis/test_rule_examples.py runs them) ---------------------------------------------
+_FLAGS = (
+    Example("npu", """
+        import torch
+        import torch_npu
+
+        torch.backends.cudnn.benchmark = True  # expect: NPU203
+        scaler = torch.cuda.amp.GradScaler()  # expect: NPU101
+
+
+        def step(loss):
+            scaler.scale(loss).backward()
+            torch.cuda.synchronize()  # expect: NPU101
+            return torch.cuda.max_memory_allocated() / 2**20  # expect: NPU101
+        """),
+    Example("mindspore", """
+        import torch
+        from torch import nn
+
+
+        def build(dim):
+            layers = [nn.Linear(dim, dim), nn.LayerNorm(dim)]  # expect: MS102, MS101
+            return nn.Sequential(*layers)  # expect: MS102
+        """, codes=("MS101", "MS102")),
+)
+_LEAVES_ALONE = (
+    Example("npu", """
+        import os
+        import torch
+        import torch_npu
+
+
+        def run(torch, path):
+            torch.cuda.synchronize()  # a parameter named torch: not the module
+            return os.path.join(path, "cuda")
+        """, codes=("NPU101",)),
+)
+
+
+RULE = Rule(name="names", hooks={REFERENCE: on_reference}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)

@@ -1,26 +1,34 @@
 """Code shapes rather than names: keyword arguments MindSpore has no counterpart for (`out=`, `device=`, …),
-boolean-mask indexing (`x[x > 0]`, a data-dependent shape on NPU), and fusable code patterns."""
+boolean-mask indexing (`x[x > 0]`, a data-dependent shape on NPU) and indexing by an integer index tensor.
+
+Each shape is a matcher registered under the pattern name its `match: pattern` entries give as `condition`."""
 
 from __future__ import annotations
 
 import ast
 
 from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.api import CALL, SUBSCRIPT, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.symbols import TENSOR
 
 GENERAL_KEYWORD = "general-keyword"
 BOOLEAN_MASK_INDEX = "boolean-mask-index"
 BOOLEAN_MASK_ASSIGNMENT = "boolean-mask-assignment"
+INTEGER_TENSOR_INDEX = "integer-tensor-index"
+INTEGER_TENSOR_INDEX_ASSIGNMENT = "integer-tensor-index-assignment"
 _TORCH_ROOTS = ("torch.", "torchvision.", "torchaudio.")
+# Functions and tensor methods whose result is always an integer (int64) index tensor.
+_INTEGER_INDEX_FUNCTIONS = frozenset({"torch.argsort", "torch.randperm", "torch.argmax", "torch.argmin",
+                                      "torch.multinomial", "torch.randint", "torch.arange"})
+_INTEGER_INDEX_METHODS = frozenset({"argsort", "argmax", "argmin", "multinomial"})
 
 
-def on_call(walker, call: ast.Call) -> None:
-    context = walker.context
-    general = context.view.patterns.get(GENERAL_KEYWORD)
-    if general and call.keywords:
-        qualified = walker.qualified_name(call.func)
-        if qualified is not None and qualified.startswith(_TORCH_ROOTS):
-            _general_keywords(context, call, qualified, general)
+def _general_keyword(context: RuleContext, call: ast.Call) -> None:
+    if not call.keywords:
+        return
+    qualified = context.qualified_name(call.func)
+    if qualified is not None and qualified.startswith(_TORCH_ROOTS):
+        _general_keywords(context, call, qualified, context.view.patterns[GENERAL_KEYWORD])
 
 
 def _general_keywords(context, call: ast.Call, qualified: str, entries) -> None:
@@ -58,19 +66,94 @@ def _is_mask(node: ast.expr) -> bool:
     return False
 
 
-def on_subscript(walker, node: ast.Subscript) -> None:
-    condition = BOOLEAN_MASK_ASSIGNMENT if type(node.ctx) is ast.Store else BOOLEAN_MASK_INDEX
-    entries = walker.context.view.patterns.get(condition)
-    if not entries or not _is_mask(node.slice):
+def _mask_indexing(context: RuleContext, node: ast.Subscript) -> None:
+    """x[x > 0], x[mask] = 0: one matcher for the read and the write."""
+    if _is_mask(node.slice):
+        if type(node.ctx) is ast.Store:
+            _report_index(context, node, BOOLEAN_MASK_ASSIGNMENT, "tensor[mask]=value")
+        else:
+            _report_index(context, node, BOOLEAN_MASK_INDEX, "tensor[mask]")
+
+
+def _integer_indexing(context: RuleContext, node: ast.Subscript) -> None:
+    """x[torch.randperm(n)], x[scores.argsort()] = 0: an index that is an int64 tensor by construction."""
+    index = node.slice
+    if type(index) is not ast.Call:
         return
-    value_type = walker.infer(node.value)
+    func = index.func
+    if not (context.qualified_name(func) in _INTEGER_INDEX_FUNCTIONS
+            or (type(func) is ast.Attribute and func.attr in _INTEGER_INDEX_METHODS and context.infer(func.value) == TENSOR)):
+        return
+    if type(node.ctx) is ast.Store:
+        _report_index(context, node, INTEGER_TENSOR_INDEX_ASSIGNMENT, "tensor[index]=value")
+    else:
+        _report_index(context, node, INTEGER_TENSOR_INDEX, "tensor[index]")
+
+
+def _report_index(context: RuleContext, node: ast.Subscript, condition: str, api: str) -> None:
+    entries = context.view.patterns.get(condition)
+    if not entries:
+        return
+    value_type = context.infer(node.value)
     if value_type is not None and value_type != TENSOR:
         return
-    if value_type is None and not walker.context.factory.settings.untyped_receivers:
+    if value_type is None and not context.factory.settings.untyped_receivers:
         return  # no evidence of a torch tensor: a NumPy array or a dict looks the same
     confidence = "inferred" if value_type == TENSOR else "heuristic"
-    factory = walker.context.factory
+    factory = context.factory
     span = factory.span(node)
     for entry in entries:
-        api = "tensor[mask]=value" if condition == BOOLEAN_MASK_ASSIGNMENT else "tensor[mask]"
-        walker.context.add(factory.finding(entry, span, confidence, api=api))
+        context.add(factory.finding(entry, span, confidence, api=api))
+
+
+# --- examples (tests/analysis/test_rule_examples.py runs them) ---------------------------------------------
+_FLAGS = (
+    Example("npu", """
+        import torch
+        import torch_npu
+
+
+        def filter_boxes(boxes: torch.Tensor, scores: torch.Tensor, threshold: float):
+            keep = boxes[scores > threshold]  # expect: NPU402
+            boxes[scores < 0.01] = 0  # expect: NPU402
+            order = boxes[scores.argsort(descending=True)]  # expect: NPU401
+            shuffled = boxes[torch.randperm(boxes.shape[0])]  # expect: NPU401
+            return keep, order, shuffled
+        """, codes=("NPU401", "NPU402")),
+    Example("mindspore", """
+        import torch
+
+
+        def accumulate(a, b, result):
+            torch.add(a, b, out=result)  # expect: MS104
+            return torch.zeros(3, device="cpu", requires_grad=True)  # expect: MS104, MS104
+        """, codes=("MS104",)),
+)
+_LEAVES_ALONE = (
+    Example("npu", """
+        import torch
+        import torch_npu
+
+
+        def pick(batch: torch.Tensor, names: list, index: int):
+            first = batch[0]
+            window = batch[:, index:index + 4]
+            label = names[index]
+            lookup = {"a": 1}["a"]
+            return first, window, label, lookup
+        """, codes=("NPU401", "NPU402")),
+)
+
+
+RULE = Rule(
+    name="patterns",
+    flags=_FLAGS,
+    leaves_alone=_LEAVES_ALONE,
+    matchers={
+        GENERAL_KEYWORD: Matcher(CALL, _general_keyword),
+        BOOLEAN_MASK_INDEX: Matcher(SUBSCRIPT, _mask_indexing),
+        BOOLEAN_MASK_ASSIGNMENT: Matcher(SUBSCRIPT, _mask_indexing),
+        INTEGER_TENSOR_INDEX: Matcher(SUBSCRIPT, _integer_indexing),
+        INTEGER_TENSOR_INDEX_ASSIGNMENT: Matcher(SUBSCRIPT, _integer_indexing),
+    },
+)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.rules import RuleContext
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, COMPARE, DICT, FUNCTION_DEFINITION, STRING, Example, Rule, RuleContext
 
 DEVICE = "device"
 BACKEND = "backend"
@@ -73,8 +73,7 @@ def report(context: RuleContext, role: str, node: ast.expr) -> None:
             context.add(factory.finding(entry, span, "exact", api=f"'{value}'", fix=fix))
 
 
-def on_call(walker, call: ast.Call) -> None:
-    context: RuleContext = walker.context
+def on_call(context: RuleContext, call: ast.Call) -> None:
     if not context.view.by_string:
         return
     for keyword in call.keywords:
@@ -101,12 +100,12 @@ def on_call(walker, call: ast.Call) -> None:
     if type(func) is ast.Attribute and func.attr == "type":
         _tensor_type(context, call.args[0])
     if type(func) is ast.Attribute and func.attr in _DEVICE_TAKING_METHODS:
-        qualified = walker.qualified_name(func)
+        qualified = context.qualified_name(func)
         if qualified is None:  # x.to("cuda"), not some_module.to(...)
             for argument in call.args:
                 report(context, DEVICE, argument)
             return
-    qualified = walker.qualified_name(func)
+    qualified = context.qualified_name(func)
     if qualified in _DEVICE_TAKING_FUNCTIONS:
         report(context, DEVICE, call.args[0])
     elif qualified in _BACKEND_TAKING_FUNCTIONS:
@@ -171,9 +170,11 @@ def _report_by_name(context: RuleContext, name: str, value: ast.expr) -> None:
         report(context, BACKEND, value)
 
 
-def on_function_defaults(context: RuleContext, arguments: ast.arguments) -> None:
+def on_function_definition(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    """Parameter defaults: `def run(device="cuda")`."""
     if not context.view.by_string:
         return
+    arguments = node.args
     positional = [*arguments.posonlyargs, *arguments.args]
     pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
     pairs += [(argument, default) for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults) if default is not None]
@@ -195,3 +196,54 @@ def on_string(context: RuleContext, node: ast.Constant) -> None:
         if entry.target and span[0] == span[2]:
             fix = factory.text_fix(entry, span, entry.target, f"Replace {node.value} with {entry.target}")
         context.add(factory.finding(entry, span, "exact", api=node.value, fix=fix))
+
+
+# --- examples (tests/analysis/test_rule_examples.py runs them) ---------------------------------------------
+_FLAGS = (
+    Example("npu", """
+        import argparse
+        import os
+        import torch
+        import torch_npu
+
+        os.environ["CUDA_VISIBLE_DEVICES"] = "0,1"  # expect: NPU104
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--device", default="cuda", help="run on cuda or cpu")  # expect: NPU102
+        parser.add_argument("--dist-backend", default="nccl")  # expect: NPU103
+        device = torch.device("cuda:0")  # expect: NPU102
+        torch.distributed.init_process_group(backend="nccl")  # expect: NPU103
+
+
+        def evaluate(model, batch, device="cuda"):  # expect: NPU102
+            if batch.device.type == "cuda":  # expect: NPU102
+                batch = batch.to("cuda", non_blocking=True)  # expect: NPU102
+            return model(batch.type("torch.cuda.FloatTensor"))  # expect: NPU102
+        """),
+    Example("mindspore", """
+        import torch
+
+        config = {"device": "cuda", "backend": "nccl"}  # expect: MS205, MS208
+        """),
+)
+_LEAVES_ALONE = (
+    Example("npu", """
+        import logging
+        import torch
+        import torch_npu
+
+
+        def report(kind="cuda"):
+            \"\"\"Say whether cuda was used.\"\"\"
+            logging.info("running on cuda with nccl")
+            return {"name": "cuda", "label": kind}
+        """, codes=("NPU102", "NPU103")),
+)
+
+
+RULE = Rule(
+    name="strings",
+    hooks={CALL: on_call, COMPARE: on_compare, ASSIGNMENT: on_assign, DICT: on_dict, STRING: on_string,
+           FUNCTION_DEFINITION: on_function_definition},
+    flags=_FLAGS,
+    leaves_alone=_LEAVES_ALONE,
+)

@@ -53,7 +53,7 @@ def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
     """clip_grad_norm_(model.parameters(), max_norm) → optimizer.clip_grad_norm_fused_(max_norm)."""
     if call is None:
         return None
-    optimizers = context.walker.names_of_type(OPTIMIZER)
+    optimizers = context.names_of_type(OPTIMIZER)
     if len(optimizers) != 1:
         return None  # which optimizer steps these parameters is not clear from this function
     return Fix(

@@ -1,0 +1,36 @@
+"""The names of the code shapes the engine has a matcher for: what a `match: pattern` entry may name in `condition`.
+
+The matchers themselves are in analysis/rules/ (each rule declares them, `analysis.rules.MATCHERS`); this list
+lives below them so that the loader can check a table without importing the engine. A test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+PATTERN_NAMES = frozenset({
+    # analysis/rules/patterns.py
+    "general-keyword",
+    "boolean-mask-index",
+    "boolean-mask-assignment",
+    "integer-tensor-index",
+    "integer-tensor-index-assignment",
+    # analysis/rules/shapes.py
+    "rms-norm",
+    "scaled-dot-product-attention",
+    "scaled-masked-softmax",
+    "add-softmax-dropout",
+    "add-layer-norm",
+    "group-norm-silu",
+    "transpose-reshape",
+    "tensor-to-python-scalar",
+    "swiglu",
+    "geglu",
+    "rotary-embedding",
+    "matmul-add",
+    "mul-mul-add",
+    "grouped-matmul-loop",
+    "function-name",
+    "function-signature",
+    "class-name",
+    "class-signature",
+    "bert-self-attention",
+})
