@@ -141,3 +141,37 @@ def test_boolean_mask_indexing(run):
         (5, "NPU402", "heuristic"),
         (6, "NPU402", "inferred"),
     ]
+
+
+def test_an_attribute_of_the_users_own_class_is_not_a_tensor_attribute(found):
+    """`Pool.is_cuda` (a class of the file) and `pool.is_cuda` (annotated with it) used to become `is_npu`."""
+    source = '''
+        import torch
+
+        class Pool:
+            is_cuda = False
+
+        def ready(pool: Pool, batch: torch.Tensor) -> bool:
+            return Pool.is_cuda or pool.is_cuda or batch.is_cuda
+    '''
+    assert [code for _, code, _ in found(source)] == ["NPU105"]  # batch.is_cuda only
+
+
+def test_forward_is_not_renamed_onto_a_construct_the_class_already_has(run):
+    source = '''
+        import torch
+        from torch import nn
+
+        class Block(nn.Module):
+            def construct(self, x):
+                return x
+
+            def forward(self, x):
+                return self.construct(x)
+
+        class Head(nn.Module):
+            def forward(self, x):
+                return x
+    '''
+    findings = [finding for finding in run(source, "mindspore").findings if finding.code == "MS202"]
+    assert [(finding.line, finding.fix is None) for finding in findings] == [(9, True), (13, False)]

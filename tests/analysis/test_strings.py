@@ -1,5 +1,12 @@
 """Device, backend and environment-variable strings count only where they act as such; prose never does."""
 
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
 
 def test_device_strings_in_their_roles(run):
     source = '''
@@ -118,3 +125,66 @@ def test_renames_are_hints_where_transfer_to_npu_remaps_them_at_run_time(run):
     assert result.findings[0].message.endswith("(remapped at run time here: the file imports transfer_to_npu)")
     plain_import = run("import torch\nimport torch_npu.contrib.transfer_to_npu\ntorch.cuda.synchronize()\n")
     assert [f.severity for f in plain_import.findings] == ["hint"]
+
+
+def _fixed(run, source: str, target: str = "npu") -> str:
+    from ascend_migrate.fixes import fix_all
+
+    text = textwrap.dedent(source)
+    return fix_all(text, run(source, target).findings, unsafe=True).text
+
+
+@pytest.mark.parametrize("before, after", [
+    ('x = x.to("cu" "da:0")', 'x = x.to("npu:0")'),
+    ('x = x.to("\\x63uda")', 'x = x.to("npu")'),
+    ('x = x.to(\'cuda:1\')', "x = x.to('npu:1')"),
+    ('dist.init_process_group(backend="nc" "cl")', 'dist.init_process_group(backend="hccl")'),
+    ('y = x.type("torch.cu" "da.FloatTensor")', 'y = x.type("torch.npu.FloatTensor")'),
+    ('y = x.type("torch.\\x63uda.FloatTensor")', 'y = x.type("torch.npu.FloatTensor")'),
+])
+def test_a_string_is_rewritten_as_a_string_however_it_is_spelled(run, before, after):
+    """Implicit concatenation and escapes used to give `x.to(npu)` or `backend=hccl`: code that parses and is
+    wrong. Every rewrite is now read back as a literal before it is offered."""
+    source = f"import torch\nimport torch_npu\nimport torch.distributed as dist\n\nx = torch.zeros(2)\n{before}\n"
+    fixed = _fixed(run, source)
+    assert fixed.splitlines()[-1] == after
+    ast.parse(fixed)
+
+
+def test_an_f_string_whose_text_is_not_spelled_out_is_reported_without_a_fix(run):
+    result = run('import torch\nimport torch_npu\nx = torch.zeros(2).to(f"\\x63uda:{0}")\n')
+    assert [(finding.code, finding.fix) for finding in result.findings] == [("NPU102", None)]
+
+
+def test_a_case_of_a_match_statement_is_a_device_comparison(run):
+    source = '''
+        import torch
+        import torch_npu
+
+        def place(device, x):
+            match device:
+                case "cuda" | "cuda:0":
+                    return x.to(device)
+                case "cpu":
+                    return x
+    '''
+    assert [(f.line, f.code, f.api) for f in run(source).findings] == [(7, "NPU102", "'cuda'"), (7, "NPU102", "'cuda'")]
+    assert 'case "npu" | "npu:0":' in _fixed(run, source)
+
+
+def test_an_environment_variable_counts_where_it_is_read_or_set_not_in_a_message(run):
+    source = '''
+        import os
+        import subprocess
+
+        print("CUDA_VISIBLE_DEVICES", "picks the card")
+        logger.warning(f"CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES')}")
+        os.environ["CUDA_VISIBLE_DEVICES"] = "0"
+        visible = os.getenv("CUDA_VISIBLE_DEVICES", "")
+        if "CUDA_VISIBLE_DEVICES" not in os.environ:
+            subprocess.run(["python", "train.py"], env={**os.environ, "CUDA_VISIBLE_DEVICES": "1"})
+    '''
+    assert [(f.line, f.code) for f in run(source).findings] == [(6, "NPU104"), (7, "NPU104"), (8, "NPU104"), (9, "NPU104"), (10, "NPU104")]
+    fixed = _fixed(run, source)
+    assert 'print("CUDA_VISIBLE_DEVICES", "picks the card")' in fixed
+    assert fixed.count("ASCEND_RT_VISIBLE_DEVICES") == 5

@@ -17,7 +17,7 @@ from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.rules.api import RuleContext
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
 from ascend_migrate.analysis.source import SourceLines
-from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, dotted_parts, import_bindings, qualify
+from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, defined_methods, dotted_parts, import_bindings, qualify
 from ascend_migrate.analysis.walker import Walker
 from ascend_migrate.config import Settings
 from ascend_migrate.files import split_lines
@@ -154,7 +154,8 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
                 bindings[_AUTO_MIGRATION_MARK] = ("import", AUTO_MIGRATION_MODULE)
                 signature.append((_AUTO_MIGRATION_MARK, AUTO_MIGRATION_MODULE))
         elif statement_type is ast.ClassDef:
-            info = ClassInfo(statement.name, tuple(base for base in (_base(base, bindings) for base in statement.bases) if base))
+            info = ClassInfo(statement.name, tuple(base for base in (_base(base, bindings) for base in statement.bases) if base),
+                             methods=defined_methods(statement))
             classes[statement.name] = info
             chunk.class_infos[statement.name] = info
             statement.class_info = info  # the walk uses this definition's own info, even if the name is reused

@@ -49,6 +49,11 @@ class ClassInfo:
     name: str
     bases: tuple[str, ...]  # qualified names of the bases, or local:Name
     attributes: dict[str, str | None] = field(default_factory=dict)  # self.x → type, filled while walking
+    methods: frozenset[str] = frozenset()  # the names its body defines with def
+
+
+def defined_methods(node: ast.ClassDef) -> frozenset[str]:
+    return frozenset(item.name for item in node.body if type(item) in (ast.FunctionDef, ast.AsyncFunctionDef))
 
 
 def is_tensor_function(qualified: str) -> bool:

@@ -38,6 +38,7 @@ from ascend_migrate.analysis.symbols import (
     ClassInfo,
     TypeSystem,
     constructed_type,
+    defined_methods,
     dotted_parts,
     import_bindings,
     is_tensor_function,
@@ -109,6 +110,7 @@ class Walker:
             ast.Dict: self.visit_dict,
             ast.NamedExpr: self.visit_named_expression,
             ast.BinOp: self.visit_binary_operation,
+            ast.Match: self.visit_match,
         })
         dispatch.update(_IGNORED)
         if not self._on_string:
@@ -344,6 +346,19 @@ class Walker:
         for handler in self._on_compare:
             handler(self.context, node)
 
+    def visit_match(self, node: ast.Match) -> None:
+        """`match device: case "cuda": ...` compares the subject with each literal case: the compare rules see
+        `device == "cuda"`, built with the case literal's own position (so a fix edits the case)."""
+        self.visit_children(node)
+        if not self._on_compare:
+            return
+        for case in node.cases:
+            for value in _case_literals(case.pattern):
+                comparison = ast.Compare(left=node.subject, ops=[ast.Eq()], comparators=[value])
+                ast.copy_location(comparison, value)
+                for handler in self._on_compare:
+                    handler(self.context, comparison)
+
     def visit_subscript(self, node: ast.Subscript) -> None:
         dispatch = self._dispatch
         value, index = node.value, node.slice
@@ -456,7 +471,8 @@ class Walker:
         if qualified is None and type(annotation) is ast.Constant and type(annotation.value) is str:
             return TENSOR if annotation.value in ("torch.Tensor", "Tensor") else None
         if qualified is None:
-            return None
+            # `pool: Pool` for a class of this file: its own type, so its attributes are never taken for a tensor's.
+            return self.base_type(annotation) if type(annotation) is ast.Name else None
         return TENSOR if qualified in (TENSOR, "torch.nn.Parameter") else constructed_type(qualified)
 
     # --- scopes ----------------------------------------------------------------------------------------
@@ -523,7 +539,8 @@ class Walker:
         self.referenced.add(node.name)
         info = getattr(node, "class_info", None)  # a module-level class: made by the pre-pass
         if info is None:
-            info = ClassInfo(node.name, tuple(base for base in (self.base_type(base) for base in node.bases) if base))
+            info = ClassInfo(node.name, tuple(base for base in (self.base_type(base) for base in node.bases) if base),
+                             methods=defined_methods(node))
             self.types.classes.setdefault(node.name, info)
         self.bind(node.name, ("class", info))
         for handler in self._on_class_definition:
@@ -574,6 +591,17 @@ def _node_classes() -> list[type]:
         found.append(cls)
         pending.extend(cls.__subclasses__())
     return found
+
+
+def _case_literals(pattern: ast.pattern):
+    """The literal values a case pattern compares with: `case "cuda":`, `case "cuda" | "cuda:0":`."""
+    if type(pattern) is ast.MatchValue:
+        yield pattern.value
+    elif type(pattern) is ast.MatchOr:
+        for alternative in pattern.patterns:
+            yield from _case_literals(alternative)
+    elif type(pattern) is ast.MatchAs and pattern.pattern is not None:
+        yield from _case_literals(pattern.pattern)
 
 
 _NODE_CLASSES = _node_classes()

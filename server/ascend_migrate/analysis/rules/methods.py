@@ -36,7 +36,7 @@ def on_attribute(
         matched = [entry for entry in entries if entry.receiver_type in family]
         confidence = "inferred"
     else:
-        if intermediate or _receiver_is_foreign(node.value):
+        if intermediate or _receiver_is_foreign(node.value) or _is_local_class(context, node.value):
             return
         matched = [entry for entry in entries if entry.receiver == "any"]
         confidence = "heuristic"
@@ -73,6 +73,19 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
         if difference.change == "removed" and call.args and (difference.position is None or difference.position < len(call.args)):
             return False
     return True
+
+
+def _methods_of(context: RuleContext, class_type: str) -> frozenset[str]:
+    info = context.types.classes.get(class_type.removeprefix("local:"))
+    return info.methods if info is not None else frozenset()
+
+
+def _is_local_class(context: RuleContext, node: ast.expr) -> bool:
+    """`Pool.is_cuda` where Pool is a class of this file: an attribute of the user's own class, not a tensor's."""
+    if type(node) is not ast.Name:
+        return False
+    binding = context.lookup(node.id)
+    return binding is not None and binding[0] == "class"
 
 
 def _receiver_is_foreign(node: ast.expr) -> bool:
@@ -124,8 +137,10 @@ def on_definition(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctio
         column = len(factory.lines.text(line)[: match.start(1)]) + 1
         span = (line, column, line, column + len(node.name))
         fix = None
-        if entry.target and entry.fix != "none":
-            new_name = entry.target.rsplit(".", 1)[-1]
+        new_name = entry.target.rsplit(".", 1)[-1] if entry.target else ""
+        # No rename onto a name the class already defines (a class with both forward and construct): the user
+        # decides which one stays.
+        if new_name and entry.fix != "none" and new_name not in _methods_of(context, class_type):
             fix = factory.text_fix(entry, span, new_name, f"Rename `{node.name}` to `{new_name}`")
         context.add(factory.finding(entry, span, "inferred", api=entry.api, fix=fix))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, COMPARE, DICT, FUNCTION_DEFINITION, STRING, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, COMPARE, DICT, FUNCTION_DEFINITION, SUBSCRIPT, Example, Rule, RuleContext
 
 DEVICE = "device"
 BACKEND = "backend"
@@ -24,6 +24,10 @@ _DEVICE_TAKING_FUNCTIONS = frozenset({"torch.device", "torch.cuda.device", "torc
 _BACKEND_TAKING_FUNCTIONS = frozenset({"torch.distributed.init_process_group", "torch.distributed.new_group",
                                        "torch.distributed.is_backend_available"})
 _DEVICE_TAKING_METHODS = frozenset({"to", "to_empty"})
+# Where a literal names an environment variable: the first argument of these (any mapping's get/setdefault/pop,
+# since environments are often copied: `env = os.environ.copy(); env.get("CUDA_VISIBLE_DEVICES")`).
+_MAPPING_READERS = frozenset({"get", "setdefault", "pop"})
+_ENVIRONMENT_FUNCTIONS = frozenset({"os.getenv", "os.putenv", "os.unsetenv", "os.getenvb"})
 
 
 def _device_value(node: ast.expr) -> str | None:
@@ -56,6 +60,43 @@ def _literals(node: ast.expr):
         yield node
 
 
+def string_edit(context: RuleContext, literal: ast.expr, old: str, new: str) -> tuple[tuple[int, int, int, int], str] | None:
+    """Where and what to write so that the string `literal` says `new` where it said `old` (the first time): the
+    `old` characters inside the quotes when the source spells them as they are, else the whole literal written
+    again with its quotes. Every edit is checked by reading the edited source back as a Python literal, so an
+    escape (`"\\x63uda"`) or an implicit concatenation (`"cu" "da"`) is never half-rewritten into code; None
+    when no checked edit exists (an f-string whose text is not spelled out, a literal over several lines)."""
+    factory = context.factory
+    line, column, end_line, end_column = factory.span(literal)
+    if line != end_line:
+        return None
+    segment = factory.lines.text(line)[column - 1:end_column - 1]
+    if type(literal) is ast.JoinedStr:
+        index = segment.find(old)
+        # An f-string cannot be read back as a literal: only its opening text, spelled out, is edited.
+        if index < 0 or not segment[:index].lstrip("fFrR").startswith(("'", '"')) or len(segment[:index].lstrip("fFrR")) != 1:
+            return None
+        return (line, column + index, line, column + index + len(old)), new
+    if type(literal) is not ast.Constant or type(literal.value) is not str:
+        return None
+    expected = literal.value.replace(old, new, 1)
+    index = segment.find(old)
+    if index >= 0 and _reads_as(segment[:index] + new + segment[index + len(old):], expected):
+        return (line, column + index, line, column + index + len(old)), new
+    quote = '"' if segment.lstrip("rRuUbB")[:1] == '"' else "'"
+    rewritten = f"{quote}{expected}{quote}"
+    if _reads_as(rewritten, expected):
+        return (line, column, line, end_column), rewritten
+    return None
+
+
+def _reads_as(source: str, expected: str) -> bool:
+    try:
+        return ast.literal_eval(source) == expected
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return False
+
+
 def report(context: RuleContext, role: str, node: ast.expr) -> None:
     for literal in _literals(node):
         value = _device_value(literal) if role == DEVICE else _backend_value(literal)
@@ -65,17 +106,25 @@ def report(context: RuleContext, role: str, node: ast.expr) -> None:
             if entry.condition != role:
                 continue
             factory = context.factory
-            span = factory.substring_span(literal, value) or factory.span(literal)
+            edit = string_edit(context, literal, value, entry.target) if entry.target and entry.fix != "none" else None
             fix = None
-            if entry.target and entry.fix != "none" and span[0] == span[2]:
-                fix = factory.text_fix(entry, span, entry.target, f"Replace '{value}' with '{entry.target}'",
+            if edit is not None:
+                span, text = edit
+                fix = factory.text_fix(entry, span, text, f"Replace '{value}' with '{entry.target}'",
                                        ("import torch_npu",) if role == DEVICE else ())
+            else:
+                span = factory.substring_span(literal, value) or factory.span(literal)
             context.add(factory.finding(entry, span, "exact", api=f"'{value}'", fix=fix))
 
 
 def on_call(context: RuleContext, call: ast.Call) -> None:
     if not context.view.by_string:
         return
+    func = call.func
+    if call.args and (
+        (type(func) is ast.Attribute and func.attr in _MAPPING_READERS) or context.qualified_name(func) in _ENVIRONMENT_FUNCTIONS
+    ):
+        report_environment_variable(context, call.args[0])
     for keyword in call.keywords:
         name = keyword.arg
         if name in _DEVICE_KEYWORDS:
@@ -121,10 +170,13 @@ def _tensor_type(context: RuleContext, argument: ast.expr) -> None:
             if entry.condition != TENSOR_TYPE or not argument.value.startswith(prefix + "."):
                 continue
             factory = context.factory
-            span = factory.substring_span(argument, prefix) or factory.span(argument)
+            edit = string_edit(context, argument, prefix, entry.target) if entry.target and entry.fix != "none" else None
             fix = None
-            if entry.target and entry.fix != "none" and span[0] == span[2]:
-                fix = factory.text_fix(entry, span, entry.target, f"Replace '{prefix}' with '{entry.target}'", ("import torch_npu",))
+            if edit is not None:
+                span, text = edit
+                fix = factory.text_fix(entry, span, text, f"Replace '{prefix}' with '{entry.target}'", ("import torch_npu",))
+            else:
+                span = factory.substring_span(argument, prefix) or factory.span(argument)
             context.add(factory.finding(entry, span, "exact", api=f"'{argument.value}'", fix=fix))
 
 
@@ -143,6 +195,8 @@ def on_compare(context: RuleContext, node: ast.Compare) -> None:
     for operand in (node.left, *node.comparators):
         report(context, DEVICE, operand)
         report(context, BACKEND, operand)
+    if type(node.ops[0]) in (ast.In, ast.NotIn):  # "CUDA_VISIBLE_DEVICES" in os.environ
+        report_environment_variable(context, node.left)
 
 
 def on_assign(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
@@ -159,6 +213,7 @@ def on_dict(context: RuleContext, node: ast.Dict) -> None:
     for key, value in zip(node.keys, node.values):
         if type(key) is ast.Constant and type(key.value) is str:
             _report_by_name(context, key.value, value)
+            report_environment_variable(context, key)
 
 
 def _report_by_name(context: RuleContext, name: str, value: ast.expr) -> None:
@@ -182,8 +237,12 @@ def on_function_definition(context: RuleContext, node: ast.FunctionDef | ast.Asy
         _report_by_name(context, argument.arg, default)
 
 
-def on_string(context: RuleContext, node: ast.Constant) -> None:
-    """Environment variable names are specific enough to count wherever they appear as a literal."""
+def report_environment_variable(context: RuleContext, node: ast.expr) -> None:
+    """An environment variable name in a role that reads or sets the variable: `os.environ["X"]`,
+    `os.getenv("X")`, `env.get("X")`, `{"X": "0"}`, `"X" in os.environ`. The same name in a message, a log line
+    or an f-string is prose about the variable and is left alone."""
+    if type(node) is not ast.Constant or type(node.value) is not str:
+        return
     entries = context.view.by_string.get(node.value)
     if not entries:
         return
@@ -191,11 +250,19 @@ def on_string(context: RuleContext, node: ast.Constant) -> None:
     for entry in entries:
         if entry.condition != ENVIRONMENT_VARIABLE:
             continue
-        span = factory.substring_span(node, node.value) or factory.span(node)
+        edit = string_edit(context, node, node.value, entry.target) if entry.target else None
         fix = None
-        if entry.target and span[0] == span[2]:
-            fix = factory.text_fix(entry, span, entry.target, f"Replace {node.value} with {entry.target}")
+        if edit is not None:
+            span, text = edit
+            fix = factory.text_fix(entry, span, text, f"Replace {node.value} with {entry.target}")
+        else:
+            span = factory.substring_span(node, node.value) or factory.span(node)
         context.add(factory.finding(entry, span, "exact", api=node.value, fix=fix))
+
+
+def on_subscript(context: RuleContext, node: ast.Subscript) -> None:
+    if context.view.by_string:
+        report_environment_variable(context, node.slice)
 
 
 # --- examples (tests/analysis/test_rule_examples.py runs them) ---------------------------------------------
@@ -218,6 +285,13 @@ _FLAGS = (
             if batch.device.type == "cuda":  # expect: NPU102
                 batch = batch.to("cuda", non_blocking=True)  # expect: NPU102
             return model(batch.type("torch.cuda.FloatTensor"))  # expect: NPU102
+
+
+        def place(device):
+            os.environ["CUDA_VISIBLE_DEVICES"] = "0"  # expect: NPU104
+            match device:
+                case "cuda":  # expect: NPU102
+                    return torch.device(device)
         """),
     Example("mindspore", """
         import torch
@@ -235,14 +309,15 @@ _LEAVES_ALONE = (
         def report(kind="cuda"):
             \"\"\"Say whether cuda was used.\"\"\"
             logging.info("running on cuda with nccl")
+            print("CUDA_VISIBLE_DEVICES", "selects the card")
             return {"name": "cuda", "label": kind}
-        """, codes=("NPU102", "NPU103")),
+        """, codes=("NPU102", "NPU103", "NPU104")),
 )
 
 
 RULE = Rule(
     name="strings",
-    hooks={CALL: on_call, COMPARE: on_compare, ASSIGNMENT: on_assign, DICT: on_dict, STRING: on_string,
+    hooks={CALL: on_call, COMPARE: on_compare, ASSIGNMENT: on_assign, DICT: on_dict, SUBSCRIPT: on_subscript,
            FUNCTION_DEFINITION: on_function_definition},
     flags=_FLAGS,
     leaves_alone=_LEAVES_ALONE,

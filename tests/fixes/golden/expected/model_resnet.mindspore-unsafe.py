@@ -32,6 +32,6 @@ class SmallResNet(mindspore.nn.Cell):
 
 
 def export(model: SmallResNet, path: str) -> None:
-    model.eval()
+    model.set_train(False)
     mindspore.save_checkpoint(model, path)
-    model.train()
+    model.set_train(True)

@@ -32,6 +32,6 @@ class SmallResNet(nn.Module):
 
 
 def export(model: SmallResNet, path: str) -> None:
-    model.eval()
+    model.set_train(False)
     torch.save(model.state_dict(), path)
-    model.train()
+    model.set_train(True)
