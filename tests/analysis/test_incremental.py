@@ -130,4 +130,9 @@ def test_line_edits_compose():
     first = LineEdit(10, 10, 12)  # line 10 became three lines
     second = LineEdit(20, 21, 20)  # later, two lines became one (in the new numbering)
     assert first.then(second) == LineEdit(10, 19, 20)
-    assert LineEdit.from_range(5, 6, "a\nb\nc") == LineEdit(5, 6, 7)
+    # Insert two lines after line 2, then edit line 10 of the new text (line 8 of the old one).
+    assert LineEdit(2, 2, 4).then(LineEdit(10, 10, 10)) == LineEdit(2, 8, 10)
+    # Edit inside the block the first edit produced.
+    assert LineEdit(2, 2, 4).then(LineEdit(3, 3, 3)) == LineEdit(2, 2, 4)
+    # Delete three lines, then type above them.
+    assert LineEdit(5, 8, 5).then(LineEdit(1, 1, 1)) == LineEdit(1, 8, 5)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies
 
-from ascend_migrate.lsp.documents import Document, LineEdit, Position, line_content, split_lines
+from ascend_migrate.analysis.line_edits import LineEdit
+from ascend_migrate.lsp.documents import Document, Position, line_content, split_lines
 from ascend_migrate.lsp.positions import UTF8, UTF16, UTF32, index_at_units, units_before
 
 PIECES = strategies.sampled_from(["a", "b", " ", "\n", "\r", "\r\n", "é", "中", "😀", "\t", "\f"])
@@ -38,8 +39,8 @@ def test_line_wise_changes_equal_string_changes_and_the_line_edit_covers_them(te
         assert document.text == expected
         assert document.lines == split_lines(expected)
     edit = document.pending_edit
-    assert original[:edit.start] == document.lines[:edit.start]
-    assert original[edit.old_end + 1:] == document.lines[edit.new_end + 1:]
+    assert original[:edit.start_line - 1] == document.lines[:edit.start_line - 1]  # the engine's 1-based lines
+    assert original[edit.old_end_line:] == document.lines[edit.new_end_line:]
 
 
 def test_only_lf_crlf_and_cr_end_lines():
@@ -55,13 +56,14 @@ def test_a_carriage_return_meeting_a_line_feed_joins_two_lines():
     assert document.lines == ["a\r\n", "\n", ""]
 
 
-def test_composed_line_edits():
-    # Insert two lines after line 2, then edit line 10 of the new text (line 8 of the old one).
-    assert LineEdit(2, 2, 4).then(LineEdit(10, 10, 10)) == LineEdit(2, 8, 10)
-    # Edit inside the block the first edit produced.
-    assert LineEdit(2, 2, 4).then(LineEdit(3, 3, 3)) == LineEdit(2, 2, 4)
-    # Delete three lines, then type above them.
-    assert LineEdit(5, 8, 5).then(LineEdit(1, 1, 1)) == LineEdit(1, 8, 5)
+def test_changes_give_the_engine_1_based_line_edits_composed_until_taken():
+    document = Document("file:///a.py", "/a.py", "zero\none\ntwo\nthree\n", 1)
+    # Line 1 (0-based) becomes three lines; the engine counts from 1: line 2 became lines 2..4.
+    assert document.apply_change(Position(1, 0), Position(1, 3), "a\nb\nc") == LineEdit(2, 2, 4)
+    # Then the last line of the new text (0-based 5, old 0-based 3) is edited.
+    assert document.apply_change(Position(5, 0), Position(5, 5), "THREE") == LineEdit(6, 6, 6)
+    assert document.take_pending() == (LineEdit(2, 4, 6), True)
+    assert document.take_pending() == (None, False)
 
 
 def test_columns_in_each_encoding():

@@ -10,8 +10,6 @@ variable's type), the chunks that read one of those names are analysed again too
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ascend_migrate.analysis.chunks import Chunk, collector_paused, parse_module
 from ascend_migrate.analysis.engine import (
     ChunkRunner,
@@ -21,39 +19,10 @@ from ascend_migrate.analysis.engine import (
     replay_bindings,
     replay_classes,
 )
+from ascend_migrate.analysis.line_edits import LineEdit
 from ascend_migrate.config import Settings
 from ascend_migrate.files import split_lines
 from ascend_migrate.kb.index import KnowledgeBase
-
-@dataclass(frozen=True, slots=True)
-class LineEdit:
-    """Lines `start_line..old_end_line` of the old text became `start_line..new_end_line` (1-based, inclusive)."""
-
-    start_line: int
-    old_end_line: int
-    new_end_line: int
-
-    @classmethod
-    def from_range(cls, start_line: int, end_line: int, new_text: str) -> LineEdit:
-        """For an LSP-style change: the range's 1-based first and last line, and the text put there."""
-        return cls(start_line, end_line, start_line + new_text.count("\n") + new_text.count("\r") - new_text.count("\r\n"))
-
-    def then(self, later: LineEdit) -> LineEdit:
-        """One edit covering this edit followed by `later` (whose lines count in the text after this one)."""
-        delta = self.new_end_line - self.old_end_line
-        later_delta = later.new_end_line - later.old_end_line
-        start = min(self.start_line, later.start_line)
-        if later.old_end_line > self.new_end_line:
-            later_old_end = later.old_end_line - delta
-        else:
-            later_old_end = self.old_end_line if later.old_end_line >= self.start_line else later.old_end_line
-        old_end = max(self.old_end_line, later_old_end)
-        if self.new_end_line > later.old_end_line:
-            mine_new_end = self.new_end_line + later_delta
-        else:
-            mine_new_end = later.new_end_line if self.new_end_line >= later.start_line else self.new_end_line
-        new_end = max(later.new_end_line, mine_new_end)
-        return LineEdit(start, old_end, new_end)
 
 
 def analyze_document(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ascend_migrate.analysis.line_edits import LineEdit
 from ascend_migrate.files import line_content
 from ascend_migrate.files import split_lines_keeping_ends as split_lines  # a document's lines keep their ends
 from ascend_migrate.lsp.positions import index_at_units, units_before
@@ -20,25 +21,6 @@ def size_over(text: str, limit: int) -> int | None:
         return None
     size = len(text) if len(text) > limit else len(text.encode("utf-8", "surrogatepass"))
     return size if size > limit else None
-
-
-@dataclass(frozen=True, slots=True)
-class LineEdit:
-    """Lines `start`..`old_end` (0-based, inclusive) of the older text became `start`..`new_end` of the newer."""
-
-    start: int
-    old_end: int
-    new_end: int
-
-    def then(self, later: LineEdit) -> LineEdit:
-        """One edit with the effect of this one followed by `later` (whose lines count in the text after this)."""
-        start = min(self.start, later.start)
-        # Where this edit's changed block ends in the intermediate text, and how much it moved later lines.
-        shift = self.new_end - self.old_end
-        intermediate_end = max(self.new_end, later.old_end)
-        old_end = self.old_end if later.old_end <= self.new_end else later.old_end - shift
-        new_end = intermediate_end + (later.new_end - later.old_end)
-        return LineEdit(start, max(old_end, start - 1), max(new_end, start - 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +95,7 @@ class Document:
         return Position(line, index), units >= 0 and units_before(content, index, encoding) == units
 
     def apply_change(self, start: Position, end: Position, new_text: str) -> LineEdit:
-        """Replace the text between two (clamped) positions; returns the lines it touched."""
+        """Replace the text between two (clamped) positions; returns the lines it touched (1-based)."""
         if (end.line, end.character) < (start.line, start.character):
             start, end = end, start
         first, last = start.line, end.line
@@ -128,7 +110,7 @@ class Document:
         self.characters += sum(map(len, replacement)) - sum(map(len, self.lines[first:last + 1]))
         self.lines[first:last + 1] = replacement
         self._text = None
-        edit = LineEdit(first, last, first + len(replacement) - 1)
+        edit = LineEdit(first + 1, last + 1, first + len(replacement))  # the engine counts lines from 1
         self.pending_edit = edit if self.pending_edit is None else self.pending_edit.then(edit)
         return edit
 

@@ -9,20 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from ascend_migrate.config import Settings
-from ascend_migrate.lsp.documents import LineEdit
+from ascend_migrate.analysis.line_edits import LineEdit
 
 
 def analyze(text: str, path: str, settings: Settings, previous: Any, edit: LineEdit | None) -> Any:
     """The engine's `ModuleAnalysis` of `text` (`.findings`, `.errors`); with `previous` and `edit`
-    (0-based lines), only the statements the edit touched are analysed again.
+    (the engine's 1-based lines), only the statements the edit touched are analysed again.
 
     Never raises for bad input: the engine reports unparsable code as errors and keeps the findings of what
     still parses.
     """
-    from ascend_migrate.analysis.incremental import LineEdit as EngineLineEdit, analyze_document
+    from ascend_migrate.analysis.incremental import analyze_document
 
-    engine_edit = EngineLineEdit(edit.start + 1, edit.old_end + 1, edit.new_end + 1) if edit is not None else None
-    return analyze_document(text, path, settings, previous if edit is not None else None, engine_edit)
+    return analyze_document(text, path, settings, previous if edit is not None else None, edit)
 
 
 def analyze_file(text: str, path: str, settings: Settings) -> Any:

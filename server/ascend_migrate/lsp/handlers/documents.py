@@ -212,7 +212,7 @@ def _analyze_open_document(server: AscendMigrateServer, uri: str) -> None:
         is_newest = document.version == version
     logger.debug(
         "analysed %s version %s (%s) in %.1f ms: %d findings",
-        uri, version, "whole file" if edit is None or previous is None else f"lines {edit.start + 1}-{edit.new_end + 1}",
+        uri, version, "whole file" if edit is None or previous is None else f"lines {edit.start_line}-{edit.new_end_line}",
         1000 * (time.perf_counter() - started), len(diagnostics),
     )
     for error in analysis.errors:
