@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding, Fix, TextEdit
+from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.kb.index import KnowledgeBase
 from ascend_migrate.pickling import pickled_by_position
 
@@ -32,12 +33,14 @@ def test_a_scanned_file_result_survives_pickling_unchanged(run):
 
 def test_values_are_rebuilt_from_their_fields_in_order():
     edit = TextEdit(3, 5, 3, 9, "npu")
-    fix = Fix("Replace", True, (edit,), "call-arguments", (("call", (3, 1, 3, 20)),), ("import torch_npu",), ("torch",))
+    rewrite = CallArguments((3, 1, 3, 20), rename_keywords=(("input", "x"),), keep_positional=1)
+    fix = Fix("Replace", True, (edit,), rewrite, ("import torch_npu",), ("torch",))
     finding = Finding("a.py", 3, 5, 3, 9, "NPU101", "npu-rename", "warning", "torch.cuda", "m", "s", "exact", "", fix, "t:1")
     assert edit.__reduce__() == (TextEdit, (3, 5, 3, 9, "npu"))
     assert finding.__reduce__()[1][-2] is fix
+    assert rewrite.__reduce__() == (CallArguments, ((3, 1, 3, 20), None, None, (("input", "x"),), (), (), (), (), (), (), 1))
     error = FileError("b.py", "syntax error", 7)
-    for value in (edit, fix, finding, error, FileResult("a.py", [finding], [error])):
+    for value in (edit, rewrite, fix, finding, error, FileResult("a.py", [finding], [error])):
         assert pickle.loads(pickle.dumps(value)) == value
 
 

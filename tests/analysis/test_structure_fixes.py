@@ -55,7 +55,7 @@ def test_clip_grad_norm_uses_the_optimizer_of_the_function(run):
     """
     clips = [f for f in run(textwrap.dedent(source)).findings if f.api == "torch.nn.utils.clip_grad_norm_"]
     assert [(f.line, f.fix is not None) for f in clips] == [(8, True), (14, False)]
-    assert dict(clips[0].fix.arguments)["optimizer"] == "optimizer"
+    assert clips[0].fix.rewrite.optimizer == "optimizer"
 
 
 def test_parameters_whose_meaning_or_position_differs_are_rewritten(run):

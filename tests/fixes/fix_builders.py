@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
+from ascend_migrate.fixes.families import rewrite_from_json
 
 
 def span_of(source: str, text: str, occurrence: int = 1) -> tuple[int, int, int, int]:
@@ -27,9 +28,10 @@ def rename(source: str, old: str, new: str, occurrence: int = 1, **fix_fields) -
 
 
 def rewrite(source: str, text: str, family: str, arguments: dict, occurrence: int = 1, key: str = "call", safe: bool = True, **fix_fields) -> Finding:
-    """A finding whose fix is a rewrite family over the `occurrence`-th `text` (its span goes in `arguments[key]`)."""
+    """A finding whose fix is a rewrite family over the `occurrence`-th `text` (its span goes in `arguments[key]`),
+    built from the family's JSON arguments as a diagnostic's `data` carries them."""
     span = span_of(source, text, occurrence)
-    fix = Fix(title=f"{family} fix", safe=safe, rewrite=family, arguments=tuple({key: list(span), **arguments}.items()), **fix_fields)
+    fix = Fix(title=f"{family} fix", safe=safe, rewrite=rewrite_from_json(family, {key: list(span), **arguments}), **fix_fields)
     return finding(span, fix)
 
 

@@ -26,6 +26,8 @@ def test_without_a_max_norm_there_is_nothing_to_do():
 
 def test_the_optimizer_name_is_required():
     source = "clip_grad_norm_(params, 1.0)\n"
-    finding = rewrite(source, source[:-1], "clip-grad-fused", {}, safe=False)
+    with pytest.raises(ValueError, match="missing 1 required positional argument: 'optimizer'"):
+        rewrite(source, source[:-1], "clip-grad-fused", {}, safe=False)
+    finding = rewrite(source, source[:-1], "clip-grad-fused", {"optimizer": "self.optimizer"}, safe=False)
     with pytest.raises(FixError, match="optimizer's variable name"):
         edits_for(finding.fix, source)

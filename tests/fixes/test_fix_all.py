@@ -4,6 +4,7 @@ from fix_builders import finding, rename, rewrite, span_of
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.fixes import fix_all
+from ascend_migrate.fixes.families.call_arguments import CallArguments
 
 NPU_SCRIPT = """\
 import os
@@ -20,8 +21,8 @@ if batch.is_cuda:
 
 def npu_findings(source: str) -> list:
     return [
-        rewrite(source, '"CUDA_VISIBLE_DEVICES"', "string-value", {"old": "CUDA_VISIBLE_DEVICES", "new": "ASCEND_RT_VISIBLE_DEVICES"}, key="span"),
-        rewrite(source, '"cuda"', "string-value", {"old": "cuda", "new": "npu"}, key="span"),
+        rename(source, "CUDA_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES"),
+        rename(source, "cuda", "npu"),  # the device string
         rename(source, "cuda", "npu", occurrence=2),  # .cuda()
         rename(source, "is_cuda", "is_npu"),
         rename(source, "torch.cuda.synchronize", "torch.npu.synchronize", add_imports=("import torch_npu",)),
@@ -146,16 +147,16 @@ def test_a_file_that_does_not_parse_is_left_alone():
 
 def test_a_fix_whose_data_does_not_fit_is_skipped_with_its_reason():
     source = "x = 1\n"
-    bad = finding((1, 1, 1, 6), Fix("bad", True, rewrite="no-such-family"))
-    assert fix_all(source, [bad]).skipped[0].reason == "unknown fix family 'no-such-family' (known: call-arguments, clip-grad-fused, save-checkpoint, string-value)"
+    bad = rewrite(source, "1", "call-arguments", {})
+    assert fix_all(source, [bad]).skipped[0].reason == "the text at line 1 column 5 is not a call: '1'"
 
 
 def test_fixing_the_fixed_text_again_changes_nothing():
     result = fix_all(NPU_SCRIPT, npu_findings(NPU_SCRIPT))
     # The same fixes, located in the fixed text where the old values would be: they no longer match.
     again = [
-        rewrite(result.text, '"ASCEND_RT_VISIBLE_DEVICES"', "string-value", {"old": "CUDA_VISIBLE_DEVICES", "new": "ASCEND_RT_VISIBLE_DEVICES"}, key="span"),
-        rewrite(result.text, '"npu"', "string-value", {"old": "cuda", "new": "npu"}, key="span"),
+        rename(result.text, "ASCEND_RT_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES"),
+        rename(result.text, "npu", "npu"),
         rename(result.text, "npu", "npu", occurrence=2, add_imports=("import torch_npu",)),
     ]
     second = fix_all(result.text, again)
@@ -168,7 +169,7 @@ def test_argument_fixes_on_one_call_merge_into_one_rewrite():
     renamed = rename(source, "torch.zeros", "mint.zeros", add_imports=("from mindspore import mint",))
     renamed = finding(
         (renamed.line, renamed.column, renamed.end_line, renamed.end_column),
-        Fix(renamed.fix.title, True, renamed.fix.edits, "call-arguments", (("call", list(span_of(source, call))), ("drop_keywords", ("out",))), renamed.fix.add_imports),
+        Fix(renamed.fix.title, True, renamed.fix.edits, CallArguments(span_of(source, call), drop_keywords=("out",)), renamed.fix.add_imports),
     )
     drop_device = rewrite(source, call, "call-arguments", {"drop_keywords": ["device"]})
     drop_grad = rewrite(source, call, "call-arguments", {"drop_keywords": ["requires_grad"]})

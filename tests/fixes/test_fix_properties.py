@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 import hypothesmith
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.analysis.suppression import suppressed_lines
 from ascend_migrate.fixes import apply_edits, fix_all
+from ascend_migrate.fixes.families import rewrite_from_json
 from ascend_migrate.fixes.syntax import parse
 from ascend_migrate.fixes.text import NEWLINE
 
@@ -41,16 +43,18 @@ def _rename(old: str, new: str, **fields):
 
 def _rewrite(family: str, safe: bool = True, key: str = "call", add_imports: tuple[str, ...] = (), **arguments):
     def build(expression: str) -> Fix | None:
-        return Fix(f"{family} fix", safe, rewrite=family, arguments=((key, [1, 1, 1, len(expression) + 1]), *arguments.items()), add_imports=add_imports)
+        return Fix(f"{family} fix", safe, rewrite=rewrite_from_json(family, {key: [1, 1, 1, len(expression) + 1], **arguments}), add_imports=add_imports)
     return build
 
 
 def _string(old: str, new: str):
+    """The start of a string literal's value replaced, as the engine's plain edits do."""
     def build(expression: str) -> Fix | None:
-        match = re.search(r"[rf]?\"[^\"]*\"", expression)
+        match = re.search(r"[rf]?\"" + re.escape(old), expression)
         if match is None:
             return None
-        return Fix("string", True, rewrite="string-value", arguments=(("span", [1, match.start() + 1, 1, match.end() + 1]), ("old", old), ("new", new)))
+        start = match.end() - len(old)
+        return Fix("string", True, (TextEdit(1, start + 1, 1, start + 1 + len(old), new),))
     return build
 
 
@@ -114,12 +118,13 @@ def findings_for(source: str, with_amp_c: bool = True) -> list[Finding]:
 
 
 def _shifted(fix: Fix, line: int, offset: int) -> Fix:
+    """`fix`, built for the expression alone on line 1, moved to `line` and `offset` characters right."""
     edits = tuple(TextEdit(line, edit.column + offset, line, edit.end_column + offset, edit.new_text) for edit in fix.edits)
-    arguments = tuple(
-        (key, [line, value[1] + offset, line, value[3] + offset]) if key in ("call", "span") else (key, value)
-        for key, value in fix.arguments
-    )
-    return Fix(fix.title, fix.safe, edits, fix.rewrite, arguments, fix.add_imports, fix.remove_imports)
+    rewrite = fix.rewrite
+    if rewrite is not None:
+        rewrite = replace(rewrite, **{name: (line, span[1] + offset, line, span[3] + offset)
+                                      for name, span in zip(rewrite.SPAN_FIELDS, rewrite.spans())})
+    return replace(fix, edits=edits, rewrite=rewrite)
 
 
 parts_strategy = st.lists(

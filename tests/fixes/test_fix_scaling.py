@@ -16,7 +16,8 @@ from fix_builders import finding, rename, rewrite, span_of
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.fixes import apply_edits, edits_for, fix_all
-from ascend_migrate.fixes.arguments import node_text, parse_call, rewrite_call
+from ascend_migrate.fixes.arguments import node_text, parse_call
+from ascend_migrate.fixes.families import rewrite_from_json
 from ascend_migrate.fixes.node_diff import rewrite_edits
 from ascend_migrate.fixes.text import LineIndex, diff_edits
 from ascend_migrate.fixes.work import WorkCount, counting
@@ -49,7 +50,9 @@ def findings_for(source: str, count: int) -> list:
         if kind == 0:
             findings.append(rewrite(source, ELEMENTS[0], "call-arguments", {"drop_keywords": ["out"]}, occurrence=occurrence))
         elif kind == 1:
-            findings.append(rewrite(source, '"cuda:0"', "string-value", {"old": "cuda", "new": "npu"}, occurrence=occurrence, key="span"))
+            line, column, _, _ = span_of(source, '"cuda:0"', occurrence)  # a device string: its value's start
+            edit = TextEdit(line, column + 1, line, column + 5, "npu")
+            findings.append(finding((line, column, line, column + 8), Fix("Replace `cuda` with `npu`", True, (edit,))))
         else:
             findings.append(rename(source, "torch.cuda.current_device", "torch.npu.current_device", occurrence=occurrence,
                                    add_imports=("import torch_npu",)))
@@ -196,8 +199,9 @@ REWRITES = [  # (call text, call-arguments of the rewrite): the shapes the engin
 def test_diffing_only_between_kept_subtrees_gives_edits_as_small_as_the_token_diff():
     for text, arguments in REWRITES:
         index = LineIndex(text)
-        call = parse_call(index, {"call": [1, 1, *index.position(len(text))]})[0]
-        rewritten = rewrite_call(call, arguments)
+        span = (1, 1, *index.position(len(text)))
+        call = parse_call(index, span)[0]
+        rewritten = rewrite_from_json("call-arguments", {"call": span, **arguments}).rewritten(call)
         between_kept = rewrite_edits(call, rewritten, text, 1, 1, large=0)
         whole = diff_edits(text, node_text(rewritten), 1, 1)
         assert apply_edits(text, between_kept) == apply_edits(text, whole) == node_text(rewritten)

@@ -14,6 +14,10 @@ FLOORS = (
     ("ascend_migrate", "ascend_migrate.taxonomy", "ascend_migrate.files", "ascend_migrate.pickling"),  # the ground floor
     ("ascend_migrate.kb",),
     ("ascend_migrate.config",),  # settings: names of the taxonomy, versions of the knowledge base
+    # The fix vocabulary the engine builds: the fix families (values and their edits), TextEdit and the text
+    # and libcst mechanics they use. The rest of fixes/ (applying a file's fixes) sits above the engine.
+    ("ascend_migrate.fixes.families", "ascend_migrate.fixes.text", "ascend_migrate.fixes.arguments",
+     "ascend_migrate.fixes.node_diff", "ascend_migrate.fixes.errors", "ascend_migrate.fixes.work"),
     ("ascend_migrate.analysis",),
     ("ascend_migrate.fixes",),
     ("ascend_migrate.workspace", "ascend_migrate.gitignore", "ascend_migrate.reports"),

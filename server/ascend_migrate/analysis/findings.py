@@ -9,24 +9,15 @@ layer converts to the negotiated encoding; the CLI and reports print these numbe
 from __future__ import annotations
 
 import operator
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ascend_migrate.config import Settings
+from ascend_migrate.fixes.families import Rewrite, rewrite_from_json
+from ascend_migrate.fixes.text import TextEdit  # the engine's edit value, defined with the positions it uses
 from ascend_migrate.pickling import pickled_by_position
-
-
-@pickled_by_position
-@dataclass(frozen=True, slots=True)
-class TextEdit:
-    """Replace the text between two positions (engine convention) with `new_text`."""
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    new_text: str
 
 
 @pickled_by_position
@@ -34,8 +25,8 @@ class TextEdit:
 class Fix:
     """How to fix one finding, carried with it so that no face has to analyse the document again.
 
-    `edits` are ready to apply. `rewrite` names a fix family in `ascend_migrate.fixes` that needs the
-    statement's text to finish the job (argument rewrites with libcst); `arguments` is its JSON-able input.
+    `edits` are ready to apply. `rewrite` is a fix family's value (`ascend_migrate.fixes.families`) that
+    needs the statement's text to finish the job (argument rewrites with libcst).
     `add_imports` lists import statements the fixed code needs (added once, beside the existing imports);
     `remove_imports` lists bound names whose import may go if nothing else uses them after the fix.
     """
@@ -43,10 +34,31 @@ class Fix:
     title: str
     safe: bool
     edits: tuple[TextEdit, ...] = ()
-    rewrite: str | None = None
-    arguments: tuple[tuple[str, Any], ...] = ()
+    rewrite: Rewrite | None = None
     add_imports: tuple[str, ...] = ()
     remove_imports: tuple[str, ...] = ()
+
+    def shifted(self, line_delta: int) -> Fix:
+        """The same fix with its edits and its rewrite's spans moved down by `line_delta` lines."""
+        edits = tuple(TextEdit(e.line + line_delta, e.column, e.end_line + line_delta, e.end_column, e.new_text) for e in self.edits)
+        rewrite = self.rewrite.shifted(line_delta) if self.rewrite is not None else None
+        return Fix(self.title, self.safe, edits, rewrite, self.add_imports, self.remove_imports)
+
+    def merge_key(self) -> Hashable | None:
+        """Fixes with the same key (not None) apply as one: their rewrites work on the same code."""
+        return self.rewrite.merge_key() if self.rewrite is not None else None
+
+    def merged(self, other: Fix) -> Fix:
+        """One fix doing what both do (for fixes with the same `merge_key`), titled as this one."""
+        assert self.rewrite is not None and other.rewrite is not None
+        return Fix(
+            title=self.title,
+            safe=self.safe and other.safe,
+            edits=tuple(dict.fromkeys((*self.edits, *other.edits))),
+            rewrite=self.rewrite.merged(other.rewrite),
+            add_imports=tuple(dict.fromkeys((*self.add_imports, *other.add_imports))),
+            remove_imports=tuple(dict.fromkeys((*self.remove_imports, *other.remove_imports))),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,31 +66,24 @@ class Fix:
             "safe": self.safe,
             "edits": [{"line": edit.line, "column": edit.column, "end_line": edit.end_line, "end_column": edit.end_column,
                        "new_text": edit.new_text} for edit in self.edits],  # asdict() deep-copies: 10x the cost
-            "rewrite": self.rewrite,
-            "arguments": {key: value for key, value in self.arguments},
+            "rewrite": self.rewrite.NAME if self.rewrite is not None else None,
+            "arguments": self.rewrite.to_json() if self.rewrite is not None else {},
             "add_imports": list(self.add_imports),
             "remove_imports": list(self.remove_imports),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Fix:
+        """The fix of `to_json`; KeyError, TypeError or ValueError when `data` is not one (another version's)."""
+        name = data.get("rewrite")
         return cls(
             title=data["title"],
             safe=bool(data["safe"]),
             edits=tuple(TextEdit(**edit) for edit in data.get("edits", ())),
-            rewrite=data.get("rewrite"),
-            arguments=tuple((key, _freeze(value)) for key, value in (data.get("arguments") or {}).items()),
+            rewrite=rewrite_from_json(name, data.get("arguments") or {}) if name is not None else None,
             add_imports=tuple(data.get("add_imports", ())),
             remove_imports=tuple(data.get("remove_imports", ())),
         )
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_freeze(item) for item in value)
-    if isinstance(value, dict):
-        return tuple((key, _freeze(item)) for key, item in value.items())
-    return value
 
 
 @pickled_by_position
@@ -112,8 +117,8 @@ class Finding:
         if line_delta == 0:
             return self
         fix = self.fix
-        if fix is not None and (fix.edits or fix.arguments):
-            fix = _shifted_fix(fix, line_delta)
+        if fix is not None and (fix.edits or fix.rewrite is not None):
+            fix = fix.shifted(line_delta)
         return Finding(
             self.path,
             self.line + line_delta,
@@ -150,22 +155,6 @@ class Finding:
             "fixable": self.fixable,
             "doc_url": self.doc_url,
         }
-
-
-# Rewrite arguments that hold a span [line, column, end_line, end_column] of the source (docs/fixes.md).
-_SPAN_ARGUMENTS = ("call", "span")
-
-
-def _shifted_fix(fix: Fix, line_delta: int) -> Fix:
-    """`fix` with its edits and its rewrite's spans moved down by `line_delta` lines."""
-    edits = tuple(TextEdit(e.line + line_delta, e.column, e.end_line + line_delta, e.end_column, e.new_text) for e in fix.edits)
-    arguments = tuple(
-        (key, (value[0] + line_delta, value[1], value[2] + line_delta, value[3]))
-        if key in _SPAN_ARGUMENTS and isinstance(value, (list, tuple)) and len(value) == 4
-        else (key, value)
-        for key, value in fix.arguments
-    )
-    return Fix(fix.title, fix.safe, edits, fix.rewrite, arguments, fix.add_imports, fix.remove_imports)
 
 
 @pickled_by_position

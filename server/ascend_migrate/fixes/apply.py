@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ascend_migrate.analysis.chunks import collector_paused
@@ -17,9 +17,8 @@ from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.analysis.suppression import suppressed_lines, suppressions
 from ascend_migrate.files import split_lines
 from ascend_migrate.fixes import work
-from ascend_migrate.fixes.arguments import as_mapping
+from ascend_migrate.fixes.code_edits import code_edits, is_import_only
 from ascend_migrate.fixes.errors import FixError
-from ascend_migrate.fixes.families import code_edits, is_import_only
 from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits
 from ascend_migrate.fixes.syntax import parse
 from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
@@ -165,54 +164,23 @@ def _fix_all(source: str, findings: Iterable[Finding], unsafe: bool) -> FixResul
 
 
 def _merge_call_rewrites(fixable: list[Finding], unsafe: bool) -> list[tuple[Finding, Fix, tuple[Finding, ...]]]:
-    """The fixes to plan, with the `call-arguments` rewrites of one call merged into one fix: several
-    findings on one call (a renamed API and each argument without a counterpart) would otherwise overlap."""
+    """The fixes to plan, with the fixes whose rewrites work on the same code merged into one (`Fix.merged`):
+    several findings on one call (a renamed API and each argument without a counterpart) would otherwise
+    overlap."""
     work: list[tuple[Finding, Fix, tuple[Finding, ...]]] = []
-    by_call: dict[tuple, int] = {}
+    by_key: dict[Hashable, int] = {}
     for finding in fixable:
         fix = finding.fix
         assert fix is not None
-        key = _call_key(fix) if fix.safe or unsafe else None
-        if key is not None and key in by_call:
-            primary, merged, companions = work[by_call[key]]
-            work[by_call[key]] = (primary, merge_call_fixes(merged, fix), (*companions, finding))
+        key = fix.merge_key() if fix.safe or unsafe else None
+        if key is not None and key in by_key:
+            primary, merged, companions = work[by_key[key]]
+            work[by_key[key]] = (primary, merged.merged(fix), (*companions, finding))
             continue
         if key is not None:
-            by_call[key] = len(work)
+            by_key[key] = len(work)
         work.append((finding, fix, ()))
     return work
-
-
-def _call_key(fix: Fix) -> tuple | None:
-    if fix.rewrite != "call-arguments":
-        return None
-    call = dict(fix.arguments).get("call")
-    return tuple(call) if isinstance(call, (list, tuple)) else None
-
-
-def merge_call_fixes(first: Fix, second: Fix) -> Fix:
-    """One `call-arguments` fix doing what both do (for the same call)."""
-    arguments = dict(first.arguments)
-    for key, value in second.arguments:
-        if key not in arguments or not arguments[key]:
-            arguments[key] = value
-        elif key in _MAPPING_ARGUMENTS:
-            arguments[key] = as_mapping(arguments[key]) | as_mapping(value)
-        elif key in _LIST_ARGUMENTS:
-            arguments[key] = tuple(dict.fromkeys((*arguments[key], *value)))
-    return Fix(
-        title=first.title,
-        safe=first.safe and second.safe,
-        edits=tuple(dict.fromkeys((*first.edits, *second.edits))),
-        rewrite=first.rewrite,
-        arguments=tuple(arguments.items()),
-        add_imports=tuple(dict.fromkeys((*first.add_imports, *second.add_imports))),
-        remove_imports=tuple(dict.fromkeys((*first.remove_imports, *second.remove_imports))),
-    )
-
-
-_MAPPING_ARGUMENTS = ("rename_keywords", "set_keywords", "default_keywords", "complement_keywords", "positions")
-_LIST_ARGUMENTS = ("drop_keywords", "add_positional")
 
 
 def _covered(context: _Context, line: int, codes: set[str]) -> bool:

@@ -1,4 +1,4 @@
-"""The `call-arguments` fix family: rename, drop, set and complement the arguments of one call with libcst.
+"""libcst for the fix families: parsing a call and rendering nodes (counted), and the `call-arguments` rewrite.
 
 Only the call's own text is parsed, and only the tokens that change are edited, so the formatting of the
 rest of the call (line breaks, comments, trailing commas) stays as it was.
@@ -6,39 +6,18 @@ rest of the call (line breaks, comments, trailing commas) stays as it was.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 import libcst
 
-from ascend_migrate.analysis.findings import TextEdit
 from ascend_migrate.fixes import work
 from ascend_migrate.fixes.errors import FixError
-from ascend_migrate.fixes.node_diff import rewrite_edits
-from ascend_migrate.fixes.text import LineIndex
+from ascend_migrate.fixes.families.base import Span
+from ascend_migrate.fixes.text import LineIndex, TextEdit
 
 _EMPTY_MODULE = libcst.Module([])
 _TIGHT_EQUAL = libcst.AssignEqual(whitespace_before=libcst.SimpleWhitespace(""), whitespace_after=libcst.SimpleWhitespace(""))
-
-
-def as_mapping(value: Any) -> dict[str, Any]:
-    """A JSON object that `Fix.from_json` may have frozen into a tuple of pairs."""
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        return dict(value)
-    try:
-        return {str(key): item for key, item in value}
-    except (TypeError, ValueError):
-        raise FixError(f"expected an object, got {value!r}") from None
-
-
-def span_of(arguments: Mapping[str, Any], key: str) -> tuple[int, int, int, int]:
-    value = arguments.get(key)
-    if not isinstance(value, (list, tuple)) or len(value) != 4 or not all(isinstance(item, int) for item in value):
-        raise FixError(f"{key!r} must be a span [line, column, end_line, end_column], got {value!r}")
-    return value[0], value[1], value[2], value[3]
 
 
 def node_text(node: libcst.CSTNode) -> str:
@@ -53,9 +32,8 @@ def parse_expression(text: str) -> libcst.BaseExpression:
     return libcst.parse_expression(text)
 
 
-def parse_call(index: LineIndex, arguments: Mapping[str, Any]) -> tuple[libcst.Call, str, tuple[int, int, int, int]]:
-    """The call expression at the `call` span, its text and the span."""
-    span = span_of(arguments, "call")
+def parse_call(index: LineIndex, span: Span) -> tuple[libcst.Call, str]:
+    """The call expression at `span` and its text."""
     try:
         text = index.slice(*span)
     except ValueError as error:
@@ -68,26 +46,24 @@ def parse_call(index: LineIndex, arguments: Mapping[str, Any]) -> tuple[libcst.C
         raise FixError(f"the call at line {span[0]} column {span[1]} is nested too deeply to rewrite") from None
     if not isinstance(node, libcst.Call):
         raise FixError(f"the text at line {span[0]} column {span[1]} is not a call: {text[:60]!r}")
-    return node, text, span
+    return node, text
 
 
-def call_arguments_edits(source: str, arguments: Mapping[str, Any], index: LineIndex | None = None) -> list[TextEdit]:
-    index = index or LineIndex(source)
-    call, text, span = parse_call(index, arguments)
-    callee = arguments.get("callee")
-    if callee and node_text(call.func) == callee:
-        return []  # already rewritten: a second run must not complement or add anything again
-    rewritten = rewrite_call(call, arguments)
-    return rewrite_edits(call, rewritten, text, span[0], span[1])
-
-
-def rewrite_call(call: libcst.Call, arguments: Mapping[str, Any]) -> libcst.Call:
-    rename = as_mapping(arguments.get("rename_keywords"))
-    drop = set(arguments.get("drop_keywords") or ())
-    set_values = as_mapping(arguments.get("set_keywords"))
-    defaults = as_mapping(arguments.get("default_keywords"))
-    complement = as_mapping(arguments.get("complement_keywords"))
-    positions = {name: int(position) for name, position in as_mapping(arguments.get("positions")).items()}
+def rewrite_call(
+    call: libcst.Call,
+    rename: Mapping[str, str],
+    drop: Collection[str],
+    set_values: Mapping[str, str],
+    defaults: Mapping[str, str],
+    complement: Mapping[str, str],
+    positions: Mapping[str, int],
+    keep: int | None,
+    additions: Sequence[str],
+    callee: str | None,
+    method: str | None,
+) -> libcst.Call:
+    """`call` with its arguments renamed, dropped, set and complemented (the `call-arguments` family's
+    fields, fixes/families/call_arguments.py, as plain values: this module knows no family)."""
     args = list(call.args)
     positional = _positional_count(args)
     last_positional = positional - 1 if positional == len([arg for arg in args if arg.keyword is None]) else -1
@@ -108,7 +84,6 @@ def rewrite_call(call: libcst.Call, arguments: Mapping[str, Any]) -> libcst.Call
                 args[number] = arg.with_changes(value=value)
         elif name in rename and (is_keyword or number == last_positional):
             args[number] = _as_keyword(arg, rename[name], arg.value)
-    keep = arguments.get("keep_positional")
     if isinstance(keep, int):
         removed.update(number for number in range(keep, positional))
     args = _without(args, removed)
@@ -123,19 +98,24 @@ def rewrite_call(call: libcst.Call, arguments: Mapping[str, Any]) -> libcst.Call
     for name, value_text in defaults.items():
         if _find(args, name, positions) is None:
             args = _appended(call, args, _keyword(name, _expression(value_text)))
-    additions = arguments.get("add_positional") or ()
     if additions and not args:
         for value_text in additions:
             args = _appended(call, args, libcst.Arg(value=_expression(value_text)))
 
     rewritten = call.with_changes(args=args)
-    callee = arguments.get("callee")
     if callee and node_text(call.func) != callee:
         rewritten = rewritten.with_changes(func=_expression(callee))
-    method = arguments.get("method")
     if method and isinstance(call.func, libcst.Attribute) and call.func.attr.value != method:
         rewritten = rewritten.with_changes(func=call.func.with_changes(attr=libcst.Name(method)))
     return rewritten
+
+
+def mapping(pairs: tuple, name: str) -> dict:
+    """A field of (name, value) pairs as a dict; FixError when the data (from JSON) is not pairs."""
+    try:
+        return {str(key): value for key, value in pairs}
+    except (TypeError, ValueError):
+        raise FixError(f"{name!r} must be an object, got {pairs!r}") from None
 
 
 def _positional_count(args: list[libcst.Arg]) -> int:

@@ -11,9 +11,8 @@ from __future__ import annotations
 import libcst
 from libcst.metadata import MetadataWrapper, WhitespaceInclusivePositionProvider
 
-from ascend_migrate.analysis.findings import TextEdit
 from ascend_migrate.fixes import work
-from ascend_migrate.fixes.text import LineIndex, absolute, diff_edits
+from ascend_migrate.fixes.text import LineIndex, TextEdit, absolute, diff_edits
 
 # Below this many characters the whole text is diffed by tokens (at most some milliseconds).
 LARGE_NODE = 2000

@@ -1,4 +1,5 @@
-"""Text positions and edits: engine positions to string offsets, applying edits, and minimal edits from a rewrite."""
+"""Text positions and edits: the `TextEdit` value, engine positions to string offsets, applying edits, and
+minimal edits from a rewrite."""
 
 from __future__ import annotations
 
@@ -6,13 +7,29 @@ import bisect
 import difflib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from ascend_migrate.analysis.findings import TextEdit
 from ascend_migrate.files import LINE_END as NEWLINE
 from ascend_migrate.fixes import work
+from ascend_migrate.pickling import pickled_by_position
 
 # Tokens for diffing a rewritten span: numbers, words, runs of whitespace, or single other characters.
 _DIFF_TOKEN = re.compile(r"\d[\w.]*|\w+|\s+|.", re.DOTALL)
+
+
+@pickled_by_position
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace the text between two positions (engine convention) with `new_text`.
+
+    Defined here, below the engine, with the positions it counts in: the engine builds edits into its fixes
+    (`analysis.findings` re-exports it), and the fix families below the engine compute them."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    new_text: str
 
 
 class OverlappingEditsError(ValueError):

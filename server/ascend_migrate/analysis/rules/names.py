@@ -8,6 +8,7 @@ from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS
+from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
@@ -101,9 +102,8 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         title=fix.title + " and adapt its arguments",
         safe=fix.safe and not drops,
         edits=fix.edits,
-        rewrite="call-arguments",
-        arguments=(("call", call_span), ("rename_keywords", renames), ("drop_keywords", drops),
-                   ("complement_keywords", complements), ("positions", positions)),
+        rewrite=CallArguments(call_span, rename_keywords=renames, drop_keywords=drops,
+                              complement_keywords=complements, positions=positions),
         add_imports=fix.add_imports,
         remove_imports=fix.remove_imports,
     )

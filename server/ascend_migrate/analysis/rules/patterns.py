@@ -10,6 +10,7 @@ import ast
 from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.rules.api import CALL, SUBSCRIPT, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.symbols import TENSOR
+from ascend_migrate.fixes.families.call_arguments import CallArguments
 
 GENERAL_KEYWORD = "general-keyword"
 BOOLEAN_MASK_INDEX = "boolean-mask-index"
@@ -44,8 +45,7 @@ def _general_keywords(context, call: ast.Call, qualified: str, entries) -> None:
             fix = Fix(
                 title=f"Remove `{keyword.arg}=` (MindSpore has no such argument)",
                 safe=entry.fix == "safe",
-                rewrite="call-arguments",
-                arguments=(("call", factory.span(call)), ("rename_keywords", ()), ("drop_keywords", (keyword.arg,))),
+                rewrite=CallArguments(factory.span(call), drop_keywords=(keyword.arg,)),
             )
         context.add(factory.finding(entry, span, "exact", api=f"{qualified}({keyword.arg}=...)", fix=fix))
 

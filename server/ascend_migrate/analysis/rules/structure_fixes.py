@@ -11,6 +11,9 @@ import ast
 
 from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.symbols import OPTIMIZER
+from ascend_migrate.fixes.families.call_arguments import CallArguments
+from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
+from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE, ROUTE_NPU
 
 
@@ -23,9 +26,7 @@ def _data_parallel(context, entry, node, call, span, root) -> Fix | None:
         title=f"Replace with `{entry.target}` (then: init_process_group, one process per NPU, DistributedSampler)",
         safe=False,
         edits=rename.edits,
-        rewrite="call-arguments",
-        arguments=(("call", context.factory.span(call)), ("drop_keywords", ("device_ids", "output_device", "dim")),
-                   ("keep_positional", 1)),
+        rewrite=CallArguments(context.factory.span(call), drop_keywords=("device_ids", "output_device", "dim"), keep_positional=1),
         add_imports=rename.add_imports,
         remove_imports=rename.remove_imports,
     )
@@ -42,8 +43,7 @@ def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:
     return Fix(
         title="Replace with `mindspore.save_checkpoint(model, path)`",
         safe=False,
-        rewrite="save-checkpoint",
-        arguments=(("call", context.factory.span(call)), ("callee", "mindspore.save_checkpoint")),
+        rewrite=SaveCheckpoint(context.factory.span(call), callee="mindspore.save_checkpoint"),
         add_imports=("import mindspore",),
         remove_imports=(root,) if root else (),
     )
@@ -59,8 +59,7 @@ def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
     return Fix(
         title=f"Replace with `{optimizers[0]}.clip_grad_norm_fused_(...)` (needs a torch_npu.optim.NpuFused* optimizer)",
         safe=False,
-        rewrite="clip-grad-fused",
-        arguments=(("call", context.factory.span(call)), ("optimizer", optimizers[0])),
+        rewrite=ClipGradFused(context.factory.span(call), optimizers[0]),
         remove_imports=(root,) if root else (),
     )
 

@@ -1,0 +1,128 @@
+"""What every fix family is: a small frozen value, built by the engine, that rewrites one piece of code.
+
+A family value knows its spans (and moves them when lines above change), whether and how it merges with
+another value on the same code, how it travels in a diagnostic's `data` JSON, and its edits against a text.
+The engine builds these values on every analysis, so a family module imports nothing heavy when loaded:
+libcst and the fixes room's helpers are imported inside `edits`, which only fixing calls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from ascend_migrate.fixes.text import LineIndex, TextEdit
+
+# [line, column, end_line, end_column] in the engine's convention (1-based lines and character columns).
+Span = tuple[int, int, int, int]
+
+FAMILIES: dict[str, type[Rewrite]] = {}  # family name → its class; filled as the family modules load
+
+
+class Rewrite:
+    """The base of every fix family. A subclass is a frozen, slotted dataclass that sets:
+
+    - `NAME`: the family's name in the `data` JSON (`"rewrite": NAME`);
+    - `SPAN_FIELDS`: the fields that hold a `Span` (shifted after an edit above them);
+    - `edits(source, index)`: the minimal edits against `source` ([] when the code no longer matches).
+
+    and, when two fixes of the family on the same code must apply as one, `merge_key` and `merged`.
+    Every other field is JSON-able: a string, an int, None, a tuple of strings, or a tuple of
+    (name, value) pairs (an object in JSON).
+    """
+
+    __slots__ = ()
+    NAME: ClassVar[str]
+    SPAN_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("NAME")
+        if name is not None:
+            if name in FAMILIES and FAMILIES[name].__qualname__ != cls.__qualname__:
+                raise TypeError(f"two fix families are named {name!r}: {FAMILIES[name].__qualname__} and {cls.__qualname__}")
+            FAMILIES[name] = cls
+
+    def spans(self) -> tuple[Span, ...]:
+        return tuple(getattr(self, name) for name in self.SPAN_FIELDS)
+
+    def shifted(self, line_delta: int) -> Rewrite:
+        """The same rewrite with its spans moved down by `line_delta` lines."""
+        if line_delta == 0:
+            return self
+        moved = {}
+        for name in self.SPAN_FIELDS:
+            line, column, end_line, end_column = getattr(self, name)
+            moved[name] = (line + line_delta, column, end_line + line_delta, end_column)
+        return dataclasses.replace(self, **moved)  # type: ignore[type-var]
+
+    def merge_key(self) -> Hashable | None:
+        """Fixes whose rewrites share a key (not None) are applied as one fix (`merged`)."""
+        return None
+
+    def merged(self, other: Rewrite) -> Rewrite:
+        raise TypeError(f"{self.NAME} fixes do not merge")
+
+    def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """The family's arguments as the documented JSON object (docs/fixes.md); empty fields left out."""
+        result: dict[str, Any] = {}
+        for field in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, field.name)
+            if value is None or value == () or value == "":
+                continue
+            result[field.name] = _json_value(value)
+        return result
+
+    @classmethod
+    def from_json(cls, arguments: Mapping[str, Any]) -> Rewrite:
+        """The value from `to_json`'s object (or from the older shape, with objects as lists of pairs).
+        Raises ValueError naming what does not fit."""
+        known = {field.name: field for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(arguments) - set(known))
+        if unknown:
+            raise ValueError(f"{cls.NAME}: unknown argument {', '.join(map(repr, unknown))} (known: {', '.join(known)})")
+        values = {}
+        for name, value in arguments.items():
+            values[name] = _span(cls.NAME, name, value) if name in cls.SPAN_FIELDS else _frozen(value)
+        try:
+            return cls(**values)
+        except TypeError as error:
+            raise ValueError(f"{cls.NAME}: {error}") from None
+
+
+def rewrite_from_json(name: Any, arguments: Any) -> Rewrite:
+    """The family value named `name` with its JSON `arguments`; ValueError for an unknown name or bad data."""
+    family = FAMILIES.get(name) if isinstance(name, str) else None
+    if family is None:
+        raise ValueError(f"unknown fix family {name!r} (known: {', '.join(sorted(FAMILIES))})")
+    if not isinstance(arguments, Mapping):
+        raise ValueError(f"{name}: the arguments must be an object, got {arguments!r}")
+    return family.from_json(arguments)
+
+
+def _span(family: str, name: str, value: Any) -> Span:
+    if not isinstance(value, (list, tuple)) or len(value) != 4 or not all(type(item) is int for item in value):
+        raise ValueError(f"{family}: {name!r} must be a span [line, column, end_line, end_column], got {value!r}")
+    return value[0], value[1], value[2], value[3]
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, tuple):
+        if value and all(isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in value):
+            return {key: _json_value(item) for key, item in value}
+        return [_json_value(item) for item in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    """A JSON value with lists as tuples and objects as tuples of (key, value) pairs."""
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return tuple((key, _frozen(item)) for key, item in value.items())
+    return value
