@@ -20,7 +20,7 @@ from timing import Samples, run_once, run_timed
 DIRECTORY = WORK / "fix"
 
 # What one fix looks like in each file, by target: the npu route mixes a plain rename edit, a device
-# string (`string-value`) and a method rename, and adds `import torch_npu`; the mindspore route renames
+# string (a plain edit) and a method rename, and adds `import torch_npu`; the mindspore route renames
 # the callee and a keyword (`call-arguments`, a libcst rewrite of each call), adds `import mindspore` and
 # `from mindspore import mint`, and removes `import torch` once nothing uses it.
 ELEMENTS = {

@@ -15,7 +15,8 @@ import pytest
 from ascend_migrate.analysis.engine import analyze_file
 from ascend_migrate.analysis.suppression import suppressed_lines
 from ascend_migrate.config import Settings
-from ascend_migrate.fixes import edits_for, fix_all
+from ascend_migrate.fixes import edits_for, fix_all, fix_until_stable
+from ascend_migrate.fixes.until_stable import MAX_PASSES
 from ascend_migrate.fixes.text import NEWLINE
 from ascend_migrate.kb.index import KnowledgeBase
 
@@ -29,22 +30,18 @@ def fixes_knowledge_base() -> KnowledgeBase:
     return KnowledgeBase.from_directory(HERE / "mappings")
 
 
-def fix_until_stable(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None, unsafe: bool) -> str:
+def fixed_until_stable(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None, unsafe: bool) -> str:
     """What `ascend-migrate fix` does to one file: fix, analyse again, until nothing changes."""
-    for _ in range(4):
-        findings = analyze_file(source, path, settings, knowledge_base).findings
-        result = fix_all(source, findings, unsafe=unsafe)
-        if not result.changed:
-            return source
-        source = result.text
-    raise AssertionError(f"{path}: still changing after 4 passes")
+    fixed = fix_until_stable(source, lambda text: analyze_file(text, path, settings, knowledge_base).findings, unsafe)
+    assert fixed.changing_passes < MAX_PASSES, f"{path}: still changing after {MAX_PASSES} passes"
+    return fixed.text
 
 
 @pytest.mark.parametrize(("name", "target"), SCRIPTS)
 @pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
 def test_fixed_script_matches_the_golden_file(fixes_knowledge_base, name, target, unsafe):
     source = (GOLDEN / name).read_text()
-    fixed = fix_until_stable(source, name, Settings(target=target), fixes_knowledge_base, unsafe)
+    fixed = fixed_until_stable(source, name, Settings(target=target), fixes_knowledge_base, unsafe)
     expected = GOLDEN / "expected" / f"{Path(name).stem}.{target}{'-unsafe' if unsafe else ''}.py"
     assert fixed == expected.read_text()
 
@@ -52,7 +49,7 @@ def test_fixed_script_matches_the_golden_file(fixes_knowledge_base, name, target
 @pytest.mark.parametrize(("name", "target"), SCRIPTS)
 def test_suppressed_lines_survive_byte_for_byte(fixes_knowledge_base, name, target):
     source = (GOLDEN / name).read_text()
-    fixed = fix_until_stable(source, name, Settings(target=target), fixes_knowledge_base, unsafe=True)
+    fixed = fixed_until_stable(source, name, Settings(target=target), fixes_knowledge_base, unsafe=True)
     suppressed = [NEWLINE.split(source)[line - 1] for line in sorted(suppressed_lines(source))]
     assert all(line in NEWLINE.split(fixed) for line in suppressed)
 
@@ -62,7 +59,7 @@ def test_suppressed_lines_survive_byte_for_byte(fixes_knowledge_base, name, targ
 def test_with_the_product_knowledge_base_only_findings_without_a_safe_fix_remain(name, target, unsafe):
     source = (GOLDEN / name).read_text()
     settings = Settings(target=target)
-    fixed = fix_until_stable(source, name, settings, None, unsafe)
+    fixed = fixed_until_stable(source, name, settings, None, unsafe)
     compile(fixed, name, "exec")
     remaining = analyze_file(fixed, name, settings).findings
     still_fixable = [

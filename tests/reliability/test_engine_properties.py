@@ -22,14 +22,14 @@ from ascend_migrate.analysis.engine import analyze_file, analyze_module
 from ascend_migrate.analysis.incremental import LineEdit, analyze_document
 from ascend_migrate.files import split_lines
 from ascend_migrate.config import Settings
-from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all
+from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all, fix_until_stable
+from ascend_migrate.fixes.until_stable import MAX_PASSES
 
 from reliability_mutations import JUNK, SCRIPTS, mutated_scripts
 
 EXAMPLES = int(os.environ.get("RELIABILITY_EXAMPLES", "15"))
 PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 TARGETS = [Settings(target="npu"), Settings(target="mindspore")]
-FIX_PASSES = 4  # what `ascend-migrate fix` allows
 
 
 def parses(text: str) -> bool:
@@ -64,16 +64,12 @@ def check_fixes(source: str, settings_for_target: Settings) -> None:
         except FixError:
             continue  # refused with a reason: the editor shows no action
         assert parses(fixed), f"the quick fix for {finding.code} at {finding.line}:{finding.column} breaks the code:\n{fixed}"
-    text = source
-    for _ in range(FIX_PASSES):
-        result = fix_all(text, analyze_file(text, "mutated.py", settings_for_target).findings, unsafe=True)
-        assert parses(result.text), result.text
-        if not result.changed:
-            break
-        text = result.text
-    else:
-        final = fix_all(text, analyze_file(text, "mutated.py", settings_for_target).findings, unsafe=True)
-        assert not final.changed, f"still changing after {FIX_PASSES} passes"
+    fixed = fix_until_stable(source, lambda text: analyze_file(text, "mutated.py", settings_for_target).findings, unsafe=True)
+    assert parses(fixed.text), fixed.text
+    assert apply_edits(source, fixed.edits()) == fixed.text  # what the editor's fix-all sends
+    if fixed.changing_passes == MAX_PASSES:
+        final = fix_all(fixed.text, analyze_file(fixed.text, "mutated.py", settings_for_target).findings, unsafe=True)
+        assert not final.changed, f"still changing after {MAX_PASSES} passes"
 
 
 @PROPERTY_SETTINGS

@@ -1,7 +1,7 @@
 """`ascend-migrate fix PATH...`: apply the fixes of the findings, as a diff (default) or in place (--write).
 
-Each file is analysed, fixed, and analysed again until nothing changes (at most a few passes: a fix that
-overlapped another lands in the next pass). Files that do not parse are reported and never touched.
+Each file is analysed, fixed, and analysed again until nothing changes (`fixes.until_stable`, shared with the
+editor's fix-all). Files that do not parse are reported and never touched.
 Each file is written as soon as it is fixed, and only when its bytes on disk are still those that were read
 (an edit saved meanwhile is never overwritten: the file is reported and left alone). Writes are atomic (a
 temporary file beside the real file, synced, then a rename) and keep the file's mode, encoding, byte-order
@@ -21,7 +21,6 @@ from pathlib import Path
 from ascend_migrate.commands.common import add_settings_arguments, print_error, settings_from_arguments
 
 EXIT_CLEAN, EXIT_CHANGES_OR_ERRORS, EXIT_USAGE = 0, 1, 2
-MAX_PASSES = 4
 REPORT_SUFFIXES = (".csv", ".json")
 # Skips that are the normal course of things: counted in the summary or simply nothing to do.
 _QUIET_SKIPS = ("unsafe fix", "nothing to change")
@@ -180,7 +179,7 @@ class _Skip(Exception):
 
 
 def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) -> _Outcome:
-    from ascend_migrate.fixes import fix_all
+    from ascend_migrate.fixes import fix_until_stable
     from ascend_migrate.fixes.syntax import parse
     from ascend_migrate.files import decode_source, read_source_bytes
 
@@ -194,17 +193,8 @@ def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) ->
         parse(original)
     except SyntaxError as error:
         raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
-    outcome = _Outcome(display, original, original, _sha256(data))
-    for _ in range(MAX_PASSES):
-        findings = analyze_file(outcome.text, display, settings).findings
-        result = fix_all(outcome.text, findings, unsafe=unsafe)
-        outcome.skipped = list(result.skipped)
-        if not result.changed:
-            break
-        outcome.applied += len(result.applied)
-        outcome.changes.extend(result.changes)
-        outcome.text = result.text
-    return outcome
+    fixed = fix_until_stable(original, lambda text: analyze_file(text, display, settings).findings, unsafe)
+    return _Outcome(display, original, fixed.text, _sha256(data), fixed.applied, list(fixed.changes), list(fixed.skipped))
 
 
 class _WriteGuard:

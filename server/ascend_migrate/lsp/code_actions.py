@@ -75,7 +75,7 @@ class FixAllEdits:
             cached = self._by_uri.get(snapshot.uri)
         if cached is not None and cached[0] == snapshot.version and cached[1] == findings:
             return cached[2]
-        computed = edits.fix_all_edits(snapshot.text, findings) if findings else []
+        computed = edits.fix_all_edits(snapshot.text, findings, snapshot.settings) if findings else []
         with self._lock:
             self._by_uri[snapshot.uri] = (snapshot.version, findings, computed)
         return computed

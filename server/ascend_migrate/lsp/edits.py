@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.analysis.suppression import parse_suppression
+from ascend_migrate.config import Settings
 from ascend_migrate.lsp.documents import line_content, split_lines
 
 logger = logging.getLogger("ascend_migrate.lsp")
@@ -30,11 +31,17 @@ def fix_edits(fix: Fix, source: str) -> list[TextEdit]:
         return []
 
 
-def fix_all_edits(source: str, findings: Sequence[Finding]) -> list[TextEdit]:
-    """The edits that apply every safe fix of `source` at once, against `source`."""
-    from ascend_migrate.fixes import fix_all
+def fix_all_edits(source: str, findings: Sequence[Finding], settings: Settings) -> list[TextEdit]:
+    """The edits that apply every safe fix of `source`, against `source`: fixed and analysed again until
+    nothing changes, as `ascend-migrate fix` does (`findings` are those of `source`, so the first pass
+    analyses nothing)."""
+    from ascend_migrate.fixes import fix_until_stable
+    from ascend_migrate.lsp.engine import analyze_file
 
-    return list(fix_all(source, list(findings), unsafe=False).edits)
+    if not findings:
+        return []
+    path = findings[0].path  # the document's, as the analysis saw it (per-file settings depend on it)
+    return fix_until_stable(source, lambda text: analyze_file(text, path, settings).findings, findings=findings).edits()
 
 
 def suppression_edit(source_lines: Sequence[str], line: int, code: str) -> TextEdit | None:

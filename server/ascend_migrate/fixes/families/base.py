@@ -9,7 +9,9 @@ libcst and the fixes room's helpers are imported inside `edits`, which only fixi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Mapping
+import functools
+import operator
+from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -52,11 +54,12 @@ class Rewrite:
         """The same rewrite with its spans moved down by `line_delta` lines."""
         if line_delta == 0:
             return self
-        moved = {}
-        for name in self.SPAN_FIELDS:
-            line, column, end_line, end_column = getattr(self, name)
-            moved[name] = (line + line_delta, column, end_line + line_delta, end_column)
-        return dataclasses.replace(self, **moved)  # type: ignore[type-var]
+        # Built by position, not with dataclasses.replace: the server shifts every finding below an edit.
+        values = list(_field_values(type(self))(self))
+        for position in _span_positions(type(self)):
+            line, column, end_line, end_column = values[position]
+            values[position] = (line + line_delta, column, end_line + line_delta, end_column)
+        return type(self)(*values)
 
     def merge_key(self) -> Hashable | None:
         """Fixes whose rewrites share a key (not None) are applied as one fix (`merged`)."""
@@ -70,13 +73,11 @@ class Rewrite:
 
     def to_json(self) -> dict[str, Any]:
         """The family's arguments as the documented JSON object (docs/fixes.md); empty fields left out."""
-        result: dict[str, Any] = {}
-        for field in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, field.name)
-            if value is None or value == () or value == "":
-                continue
-            result[field.name] = _json_value(value)
-        return result
+        return {
+            name: _json_value(value)
+            for name, value in zip(_field_names(type(self)), _field_values(type(self))(self))
+            if value is not None and value != () and value != ""
+        }
 
     @classmethod
     def from_json(cls, arguments: Mapping[str, Any]) -> Rewrite:
@@ -93,6 +94,23 @@ class Rewrite:
             return cls(**values)
         except TypeError as error:
             raise ValueError(f"{cls.NAME}: {error}") from None
+
+
+@functools.cache
+def _field_names(family: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(family))
+
+
+@functools.cache
+def _field_values(family: type) -> Callable[[Any], tuple[Any, ...]]:
+    names = _field_names(family)
+    getter = operator.attrgetter(*names)
+    return getter if len(names) > 1 else lambda value: (getter(value),)
+
+
+@functools.cache
+def _span_positions(family: type[Rewrite]) -> tuple[int, ...]:
+    return tuple(_field_names(family).index(name) for name in family.SPAN_FIELDS)
 
 
 def rewrite_from_json(name: Any, arguments: Any) -> Rewrite:
@@ -112,11 +130,13 @@ def _span(family: str, name: str, value: Any) -> Span:
 
 
 def _json_value(value: Any) -> Any:
-    if isinstance(value, tuple):
-        if value and all(isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in value):
-            return {key: _json_value(item) for key, item in value}
-        return [_json_value(item) for item in value]
-    return value
+    """A field's value as JSON: a tuple of (name, value) pairs as an object, another tuple as a list."""
+    if type(value) is not tuple:
+        return value
+    first = value[0]
+    if type(first) is tuple and len(first) == 2 and type(first[0]) is str:
+        return {key: _json_value(item) for key, item in value}
+    return [_json_value(item) for item in value]
 
 
 def _frozen(value: Any) -> Any:
