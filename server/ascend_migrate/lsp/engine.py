@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascend_migrate.config import Settings
 from ascend_migrate.analysis.line_edits import LineEdit
+from ascend_migrate.config import Settings
 
 
 def analyze(text: str, path: str, settings: Settings, previous: Any, edit: LineEdit | None) -> Any:
