@@ -32,7 +32,7 @@ class Rewrite:
 
     and, when two fixes of the family on the same code must apply as one, `merge_key` and `merged`.
     Every other field is JSON-able: a string, an int, None, a tuple of strings, or a tuple of
-    (name, value) pairs (an object in JSON).
+    (name, value) pairs (a list of [name, value] lists in JSON; an object is accepted when decoding).
     """
 
     __slots__ = ()
@@ -72,17 +72,20 @@ class Rewrite:
         raise NotImplementedError
 
     def to_json(self) -> dict[str, Any]:
-        """The family's arguments as the documented JSON object (docs/fixes.md); empty fields left out."""
+        """The family's arguments as a JSON object, empty fields left out. Tuples stay tuples (JSON lists):
+        a tuple of (name, value) pairs travels as a list of [name, value] lists, the shape servers have
+        always sent, and no conversion is paid for each of the thousands of diagnostics a file may have."""
         return {
-            name: _json_value(value)
+            name: value
             for name, value in zip(_field_names(type(self)), _field_values(type(self))(self))
             if value is not None and value != () and value != ""
         }
 
     @classmethod
     def from_json(cls, arguments: Mapping[str, Any]) -> Rewrite:
-        """The value from `to_json`'s object (or from the older shape, with objects as lists of pairs).
-        Raises ValueError naming what does not fit."""
+        """The value from `to_json`'s object (after a trip through JSON); a JSON object where pairs are
+        expected (`{"input": "x"}`, as docs/fixes.md writes them) is accepted too. Raises ValueError naming
+        what does not fit."""
         known = {field.name: field for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
         unknown = sorted(set(arguments) - set(known))
         if unknown:
@@ -127,16 +130,6 @@ def _span(family: str, name: str, value: Any) -> Span:
     if not isinstance(value, (list, tuple)) or len(value) != 4 or not all(type(item) is int for item in value):
         raise ValueError(f"{family}: {name!r} must be a span [line, column, end_line, end_column], got {value!r}")
     return value[0], value[1], value[2], value[3]
-
-
-def _json_value(value: Any) -> Any:
-    """A field's value as JSON: a tuple of (name, value) pairs as an object, another tuple as a list."""
-    if type(value) is not tuple:
-        return value
-    first = value[0]
-    if type(first) is tuple and len(first) == 2 and type(first[0]) is str:
-        return {key: _json_value(item) for key, item in value}
-    return [_json_value(item) for item in value]
 
 
 def _frozen(value: Any) -> Any:
