@@ -2,7 +2,7 @@
 
 Each command module has `register(subparsers)` and `run(arguments) -> int`, and imports what it needs
 inside `run`, so that `--help` and `--version` stay instant.
-Exit codes: 0 clean, 1 findings at or above --fail-on (or a failed check), 2 usage or configuration error.
+Exit codes: 0 clean, 1 a finding that --fail-on names (or a failed check), 2 usage or configuration error.
 """
 
 from __future__ import annotations
@@ -17,6 +17,23 @@ from ascend_migrate.commands import fix, kb, scan, serve
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, arguments: argparse.Namespace, unknown: list[str]) -> None:
+    """Exit 2 with the usage of the command the arguments were given to (not the top-level one), and the
+    option meant when one is a typo of it (`scan --traget`: did you mean --target?)."""
+    import difflib
+
+    command_parser = parser.command_parsers.get(arguments.command, parser)
+    action_parsers = getattr(command_parser, "action_parsers", {})  # `kb lookup --jsno`: the action's own parser
+    command_parser = action_parsers.get(getattr(arguments, "kb_command", None), command_parser)
+    options = [option for action in command_parser._actions for option in action.option_strings]
+    hints = []
+    for argument in unknown:
+        close = difflib.get_close_matches(argument.split("=", 1)[0], options, n=1, cutoff=0.6) if argument.startswith("-") else []
+        if close:
+            hints.append(f"; did you mean {close[0]}?" if len(unknown) == 1 else f"; {argument}: did you mean {close[0]}?")
+    command_parser.error(f"unrecognized arguments: {' '.join(unknown)}{''.join(hints)}")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,12 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for command in (scan, fix, kb, serve):
         command.register(subparsers)
+    parser.command_parsers = subparsers.choices  # name → the command's parser, for its usage on a typo
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    arguments = parser.parse_args(argv)
+    arguments, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _unknown_arguments(parser, arguments, unknown)
     if arguments.command is None:
         parser.print_help()
         return EXIT_USAGE

@@ -7,20 +7,48 @@ names the file (or source) and the key.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ascend_migrate.taxonomy import CATEGORIES, CONFIDENCES, ROUTES, SEVERITIES, is_code_selector
+from ascend_migrate.taxonomy import CATEGORIES, CONFIDENCES, ROUTES, SEVERITIES, SEVERITY_RANK, is_code_selector
+
 
 DEFAULT_TORCH_VERSION = "2.8"
 DEFAULT_MINDSPORE_VERSION = "2.10"
 DEFAULT_TENSORFLOW_VERSION = "2.6"
+# Names that are never source: version-control and cache folders, installed packages. Virtual environments
+# and build output are recognised by what they hold (workspace.py), not by a name like `env` or `build` that
+# a real package can have.
 DEFAULT_EXCLUDE = (
-    ".git", ".hg", ".svn", ".venv", "venv", "env", "__pycache__", "node_modules", "build", "dist",
-    ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", "site-packages",
+    ".git", ".hg", ".svn", "__pycache__", "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache",
+    ".ruff_cache", "site-packages", "dist-packages",
 )
+
+
+# `fail-on = "required"` (the default): exit 1 on what the code cannot run on the target without. On the
+# MindSpore route that is every finding (no torch or TensorFlow name runs there), on the npu route the CUDA
+# renames, what NPU does not support and CUDA-only libraries, but not the performance advice (NPU-affine
+# replacements, dynamic shapes). A finding whose severity was turned down to hint never fails the run.
+FAIL_ON_REQUIRED = "required"
+FAIL_ON_CHOICES = (FAIL_ON_REQUIRED, *SEVERITIES)
+REQUIRED_CATEGORIES = frozenset({
+    "ms-equivalent", "ms-differs", "ms-unsupported", "ms-structure", "npu-rename", "npu-unsupported", "third-party",
+})
+
+
+def is_required(finding) -> bool:
+    """Whether the code cannot run on its target until this finding is dealt with."""
+    return finding.category in REQUIRED_CATEGORIES and finding.severity != "hint"
+
+
+def fails_run(finding, fail_on: str) -> bool:
+    """Whether `finding` makes `scan` exit 1 under the `fail-on` setting."""
+    if fail_on == FAIL_ON_REQUIRED:
+        return is_required(finding)
+    return SEVERITY_RANK[finding.severity] <= SEVERITY_RANK[fail_on]
 
 
 class ConfigError(ValueError):
@@ -50,7 +78,7 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     # category → severity overrides
     severity: tuple[tuple[str, str], ...] = ()
-    fail_on: str = "error"
+    fail_on: str = FAIL_ON_REQUIRED
     follow_symlinks: bool = False
     respect_gitignore: bool = True
     # the directory `per_path_ignores` and `exclude` are relative to (where the pyproject.toml is)
@@ -153,7 +181,7 @@ SETTING_KEYS: dict[str, tuple[str, Any]] = {
     "exclude": ("exclude", _string_list),
     "extend-exclude": ("extend_exclude", _string_list),
     "severity": ("severity", _severity_map),
-    "fail-on": ("fail_on", _string_choice(SEVERITIES)),
+    "fail-on": ("fail_on", _string_choice(FAIL_ON_CHOICES)),
     "untyped-receivers": ("untyped_receivers", _boolean),
     "follow-symlinks": ("follow_symlinks", _boolean),
     "respect-gitignore": ("respect_gitignore", _boolean),
@@ -184,7 +212,12 @@ def apply_overrides(settings: Settings, overrides: dict[str, Any], source: str) 
 
 
 def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml at or above `start` that has a [tool.ascend-migrate] table."""
+    """The nearest pyproject.toml at or above `start` that configures ascend-migrate, or tries to.
+
+    That is one with a [tool.ascend-migrate] table, one with a misspelt table of ours ([tool.ascend_migrate]),
+    or one that names us but is not valid TOML: `settings_from_pyproject` then says what is wrong and where,
+    instead of the scan running on defaults as if the file were not there.
+    """
     directory = start if start.is_dir() else start.parent
     for candidate_directory in (directory, *directory.parents):
         candidate = candidate_directory / "pyproject.toml"
@@ -193,17 +226,39 @@ def find_pyproject(start: Path) -> Path | None:
                 text = candidate.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-            if "ascend-migrate" not in text:  # most projects have no table of ours: spare parsing theirs
+            if "migrat" not in text.lower():  # most projects have no table of ours: spare parsing theirs
                 continue
             tomllib = _toml()
             try:
                 data = tomllib.loads(text)
             except (tomllib.TOMLDecodeError, RecursionError):
+                if _NAMES_US.search(text):
+                    return candidate
                 continue
             tool = data.get("tool")
-            if isinstance(tool, dict) and "ascend-migrate" in tool:
+            if isinstance(tool, dict) and (TABLE in tool or _misspelt_tables(tool)):
                 return candidate
     return None
+
+
+TABLE = "ascend-migrate"
+_NAMES_US = re.compile(r"ascend[-_. ]?migrate", re.IGNORECASE)
+
+
+def _misspelt_tables(tool: dict) -> list[str]:
+    """The keys of [tool] that are our table's name misspelt: another separator or case, a dotted form
+    ([tool.ascend.migrate]) or a letter or two off. Tables of other tools are never that close."""
+    names = [key for key in tool if key != TABLE]
+    names += [f"{key}.{inner}" for key, value in tool.items() if isinstance(value, dict) for inner in value]
+    import difflib
+
+    wanted = "ascendmigrate"
+    misspelt = []
+    for name in names:
+        squeezed = re.sub(r"[-_. ]", "", name.lower())
+        if squeezed == wanted or difflib.SequenceMatcher(None, squeezed, wanted).ratio() >= 0.9:
+            misspelt.append(name)
+    return misspelt
 
 
 def load_settings(start: Path, overrides: dict[str, Any] | None = None, base: Settings | None = None) -> Settings:
@@ -227,7 +282,12 @@ def settings_from_pyproject(pyproject: Path, base: Settings | None = None) -> Se
         raise ConfigError(str(pyproject), "[tool.ascend-migrate]", f"not valid UTF-8: {error.reason} at byte {error.start}") from None
     except RecursionError:  # tomllib parses nested arrays and tables recursively
         raise ConfigError(str(pyproject), "[tool.ascend-migrate]", "not valid TOML: nested too deeply") from None
-    table = data.get("tool", {}).get("ascend-migrate", {})
+    tool = data.get("tool", {})
+    misspelt = _misspelt_tables(tool) if isinstance(tool, dict) else []
+    if misspelt:
+        raise ConfigError(str(pyproject), f"[tool.{misspelt[0]}]", f"ascend-migrate reads only [tool.{TABLE}]; "
+                          f"rename this table to [tool.{TABLE}]")
+    table = tool.get(TABLE, {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(str(pyproject), "tool.ascend-migrate", "must be a table")
     settings = apply_overrides(base or Settings(), table, f"{pyproject} [tool.ascend-migrate]")

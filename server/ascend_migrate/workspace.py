@@ -13,7 +13,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -30,12 +30,15 @@ Outcome = TypeVar("Outcome")
 class Discovered:
     files: list[Path]
     skipped: list[FileError]
+    # directories not walked because of what they hold (not errors: said in the summary)
+    skipped_directories: list[FileError] = field(default_factory=list)
 
 
 def discover(paths: list[Path], settings: Settings) -> Discovered:
     """Every Python file under `paths` (files given explicitly are always taken), and what was skipped."""
     files: list[Path] = []
     skipped: list[FileError] = []
+    not_source: list[FileError] = []
     seen: set[Path] = set()
     for path in paths:
         if not os.path.lexists(path):
@@ -50,12 +53,13 @@ def discover(paths: list[Path], settings: Settings) -> Discovered:
         if not path.is_dir():  # a FIFO, a socket, a device, a broken or looping symlink
             skipped.append(FileError(str(path), "not a regular file or directory"))
             continue
-        for found in _walk(path, settings, skipped, seen):
+        for found in _walk(path, settings, skipped, seen, not_source):
             files.append(found)
-    return Discovered(files, skipped)
+    return Discovered(files, skipped, not_source)
 
 
-def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Path]) -> Iterator[Path]:
+def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Path],
+          not_source: list[FileError]) -> Iterator[Path]:
     # Paths stay strings until a file is yielded: a big tree has ten entries for every Python file, and Path
     # objects, fnmatch per pattern and a realpath() per file made discovery a tenth of a scan's own time.
     excluded = _exclusion_matcher(settings.all_excludes())
@@ -82,6 +86,11 @@ def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Pa
         except OSError as error:
             skipped.append(FileError(str(directory), f"cannot read directory: {error.strerror or error}"))
             continue
+        if directory_relative:  # not the root: a path given explicitly is scanned whatever it is
+            reason = not_source_reason(str(directory), directory.name, {child.name for child in children})
+            if reason is not None:
+                not_source.append(FileError(str(directory), reason))
+                continue
         subdirectories = []
         for child in children:
             name = child.name
@@ -126,6 +135,30 @@ def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Pa
             elif not is_file and not is_directory and name.endswith(".py"):
                 skipped.append(FileError(str(Path(child.path)), "broken symlink or not a regular file"))
         stack.extend(reversed(subdirectories))
+
+
+def not_source_reason(directory: str, name: str, names: set[str]) -> str | None:
+    """Why `directory` (whose entries are `names`) holds no code of the project: a virtual environment, a conda
+    environment, setuptools' build output; or None. Only what it holds counts: `env/` or `build/` may be a
+    real package. Decided from the listing the walk makes anyway, so it costs no system call in a source tree."""
+    if "pyvenv.cfg" in names:
+        return "a virtual environment (it has pyvenv.cfg)"
+    if "conda-meta" in names:
+        return "a conda environment (it has conda-meta)"
+    if "Lib" in names and os.path.isdir(os.path.join(directory, "Lib", "site-packages")) or "lib" in names and any(
+            entry.startswith("python") and os.path.isdir(os.path.join(directory, "lib", entry, "site-packages"))
+            for entry in _names(os.path.join(directory, "lib"))):
+        return "a Python environment (it has lib/python*/site-packages)"
+    if name == "build" and ("lib" in names or any(entry.startswith(("bdist.", "lib.")) for entry in names)):
+        return "build output of setuptools (build/lib holds copies of the sources)"
+    return None
+
+
+def _names(directory: str) -> list[str]:
+    try:
+        return os.listdir(directory)
+    except OSError:
+        return []
 
 
 def _exclusion_matcher(patterns: tuple[str, ...] | list[str]) -> Callable[[str], bool]:
@@ -210,7 +243,9 @@ def scan(
     base = (relative_to or Path.cwd()).resolve()
     discovered = discover(paths, settings)
     skipped = [replace(error, path=printable_path(error.path)) for error in discovered.skipped]
-    result = ScanResult(root=root, settings=settings, errors=skipped, base=base)
+    result = ScanResult(root=root, settings=settings, errors=skipped, base=base,
+                        skipped_directories=[replace(error, path=display_path(Path(error.path), base))
+                                             for error in discovered.skipped_directories])
     work = [(str(path), display_path(path, base)) for path in discovered.files]
     total = len(work)
     done = 0

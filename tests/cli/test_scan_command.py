@@ -22,8 +22,8 @@ def test_version_and_help(cli):
 
 def test_json_contract(scan_json, project):
     status, document = scan_json("--target", "npu", str(project))
-    assert status == 0  # findings below --fail-on error (renames are warnings)
-    assert set(document) == {"version", "tool", "target", "files_scanned", "findings", "errors"}
+    assert status == 1  # CUDA renames are required on the npu route (--fail-on required, the default)
+    assert set(document) == {"version", "tool", "target", "files_scanned", "skipped_directories", "findings", "errors"}
     assert document["version"] == 1
     assert document["tool"] == {"name": "ascend-migrate", "version": __version__}
     assert document["target"] == "npu" and document["files_scanned"] == 2 and document["errors"] == []
@@ -142,9 +142,14 @@ def test_csv_needs_an_output_directory(cli, project):
     assert completed.returncode == 2 and "--output" in completed.stderr
 
 
-def test_missing_path_is_reported(scan_json, tmp_path):
-    _, document = scan_json(str(tmp_path / "nope"))
-    assert document["errors"] == [{"path": str(tmp_path / "nope"), "message": "no such file or directory"}]
+@pytest.mark.parametrize("command", ["scan", "fix"])
+@pytest.mark.parametrize("report_format", ["text", "json", "sarif"])
+def test_a_path_that_does_not_exist_is_a_usage_error_naming_it(cli, project, command, report_format):
+    """A typo in a CI script's path used to scan nothing and exit 0 ("0 findings in 0 of 0 files")."""
+    arguments = ("--format", report_format) if command == "scan" else ()
+    completed = cli(command, *arguments, str(project / "train.py"), "nosuch/", cwd=project)
+    assert (completed.returncode, completed.stdout) == (2, "")
+    assert completed.stderr == "ascend-migrate: error: nosuch: no such file or directory\n"
 
 
 def test_a_50_megabyte_file_is_skipped_with_a_reason(scan_json, tmp_path):

@@ -27,6 +27,7 @@ def workspace(tmp_path_factory) -> Path:
     shutil.copy(FIXTURES / "train_ddp_unicode.py", root / "distributed" / "ddp.py")
     (root / "clean.py").write_text("import math\n\nprint(math.pi)\n", encoding="utf-8")
     (root / "venv").mkdir()
+    (root / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")  # a virtual environment is skipped
     (root / "venv" / "vendored.py").write_text("import torch\ntorch.cuda.synchronize()\n", encoding="utf-8")
     (root / "generated").mkdir()
     (root / "generated" / "kernels.py").write_text("import torch\ntorch.cuda.synchronize()\n", encoding="utf-8")

@@ -184,7 +184,7 @@ def test_a_pyproject_whose_tool_is_not_a_table_is_not_ours_and_is_passed_over(tm
     """Found by walking up from the scanned file (no --config): it names us but holds no table of ours."""
     completed = scan_with_config(tmp_path, content, "--format", "json")
     assert completed.stderr == ""
-    assert completed.returncode == 0  # the default settings: a warning does not fail the run
+    assert completed.returncode == 1  # the default settings: a CUDA rename is required on the npu route
     assert '"api": "torch.cuda.synchronize"' in completed.stdout
 
 

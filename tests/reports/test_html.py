@@ -52,7 +52,7 @@ def test_summary_counts(sample_result):
     assert count(r'id="total-findings" data-count="(\d+)"') == "12"
     assert count(r'id="fixable-findings" data-count="(\d+)"') == "5"
     assert count(r'id="blockers" data-count="(\d+)"') == "3"
-    assert count(r'id="overall-score" data-score="(\d+)"') == "87"
+    assert count(r'id="overall-score" data-score="(\d+)"') == "35"  # three blockers: the band 0-39
     categories = dict(re.findall(r'class="num category-count" data-category="([a-z-]+)" data-count="(\d+)"', page))
     assert categories == {"npu-rename": "5", "npu-unsupported": "2", "npu-affinity": "2", "npu-dynamic-shape": "2", "third-party": "1"}
     severities = dict(re.findall(r'data-severity="([a-z]+)" data-count="(\d+)"', page))
@@ -61,9 +61,12 @@ def test_summary_counts(sample_result):
 
 def test_the_readiness_definition_is_on_the_page(sample_result):
     page = render(sample_result)
-    assert "Readiness = 100 × (1 − effort ÷ code lines)" in page
-    assert "error 1, warning 0.5, info 0.1, hint 0" in page
-    assert "0.25 of that weight when every finding on the line has a safe automatic fix" in page
+    assert "90-100 when only optional advice is left" in page
+    assert "0-39 while a blocker is left" in page
+    assert "band bottom + band width × (1 − effort ÷ code lines)" in page
+    assert "error 1, warning 0.5, info 0.25, hint 0" in page
+    assert "×0.25 when ascend-migrate fix makes the change safely" in page
+    assert "Cannot run on the target yet: 3 blockers left." in page
 
 
 def test_a_finding_shows_its_line_marked_with_its_neighbours(sample_result):

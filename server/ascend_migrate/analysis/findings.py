@@ -197,3 +197,5 @@ class ScanResult:
     sources: dict[str, str] = field(default_factory=dict)
     # the directory relative paths in findings start from (the working directory, or the workspace root)
     base: Path | None = None
+    # directories left out because of what they are (a virtual environment, build output), with the reason
+    skipped_directories: list[FileError] = field(default_factory=list)

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ascend_migrate.commands.common import add_settings_arguments, print_error, settings_from_arguments
+from ascend_migrate.commands.common import add_settings_arguments, missing_path, print_error, settings_from_arguments
 
 EXIT_CLEAN, EXIT_CHANGES_OR_ERRORS, EXIT_USAGE = 0, 1, 2
 REPORT_SUFFIXES = (".csv", ".json")
@@ -62,6 +62,10 @@ def run(arguments: argparse.Namespace) -> int:
     from ascend_migrate.kb.errors import KnowledgeBaseError
 
     paths = arguments.paths or [Path(".")]
+    missing = missing_path(paths)
+    if missing is not None:
+        print_error(f"{missing}: no such file or directory")
+        return EXIT_USAGE
     if arguments.report is not None and arguments.report.suffix.lower() not in REPORT_SUFFIXES:
         print_error(f"--report {arguments.report}: the file name must end in .csv or .json")
         return EXIT_USAGE

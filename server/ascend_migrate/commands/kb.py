@@ -1,7 +1,9 @@
 """`ascend-migrate kb`: look into the knowledge base (stats, lookup) and prove it against the real packages (verify).
 
-- `kb stats [--json]`: entry counts per table, category and route, and the usage-weighted coverage figure.
-- `kb lookup NAME [--json] [--route R]`: the entries for an API, a `prefix.` or a method name.
+- `kb stats [--json]`: entries and usage-weighted coverage per route first, then counts per category, table
+  and match kind and the coverage details for maintainers.
+- `kb lookup NAME [--json] [--route R]`: the entries for an API as code spells it (`nn.Conv2d`, `Conv2d`,
+  `tf.keras.layers.Dense`), a `prefix.` or a method name; close names when nothing matches.
 - `kb verify [--numeric] [--json] [--record FILE]`: resolve every source and target in the installed torch,
   mindspore (and TensorFlow if present) and the torch_npu wheel's sources; with --numeric, run torch and
   MindSpore side by side on CPU for the consistent mappings.
@@ -54,6 +56,7 @@ def register(subparsers) -> None:
                         help="the torch_npu wheel whose Python sources resolve torch_npu targets (default: $ASCEND_MIGRATE_TORCH_NPU_WHEEL)")
     verify.add_argument("--limit", type=int, default=0, metavar="N", help="with --numeric: check at most N entries (0: all)")
     parser.set_defaults(run=run, kb_parser=parser)
+    parser.action_parsers = actions.choices  # `kb lookup --jsno` prints the usage of `kb lookup`
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -105,16 +108,38 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps(report, indent=2))
         return EXIT_CLEAN
-    print(f"knowledge base {report['directory']}: {report['entries']} entries ({report['curated']} curated), "
+    _print_stats(report, arguments, usage_file)
+    return EXIT_CLEAN
+
+
+def _print_stats(report: dict, arguments: argparse.Namespace, usage_file: Path) -> None:
+    """What a user asks first (how much of real code each route answers), then the figures for maintainers."""
+    from ascend_migrate.kb import coverage
+
+    print(f"knowledge base {report['directory']}")
+    scopes = {"mindspore": "of the torch API uses", "npu": "of the CUDA-related torch API uses"}
+    for route in ROUTES:
+        count = report["routes"].get(route, 0)
+        line = f"  {route + ' route':<16} {count:>6} entr{'y' if count == 1 else 'ies'}"
+        measured = report["coverage"].get(route)
+        if measured is not None:
+            line += (f", an answer for {measured['share'] * 100:.1f} % {scopes[route]} in public projects "
+                     f"({measured['answered_references']} of {measured['references']})")
+        print(line)
+    print("categories:")
+    width = max((len(name) for name in report["categories"]), default=0)
+    for name, count in report["categories"].items():
+        print(f"  {name:<{width}}  {count:>6}")
+    print(f"for maintainers: {report['entries']} entries ({report['curated']} curated), "
           f"{report['inventory_names']} inventory names")
-    for title, key in (("tables", "tables"), ("categories", "categories"), ("routes", "routes"), ("match kinds", "matches")):
+    for title, key in (("tables", "tables"), ("match kinds", "matches")):
         print(f"{title}:")
         width = max((len(name) for name in report[key]), default=0)
         for name, count in report[key].items():
             print(f"  {name:<{width}}  {count:>6}")
     if not report["coverage"]:
         print(f"coverage: no usage file at {usage_file}")
-        return EXIT_CLEAN
+        return
     for key, measured in report["coverage"].items():
         route, scope, source = {
             "mindspore": ("mindspore", "all references", usage_file.name),
@@ -127,7 +152,6 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
               f"curated entries alone: {measured['curated_share'] * 100:.1f} %")
         for row in measured["unanswered"][: arguments.unanswered]:
             print(f"  no answer: {row['api']} ({row['references']} references)")
-    return EXIT_CLEAN
 
 
 # --- lookup ----------------------------------------------------------------------------------------------
@@ -142,12 +166,21 @@ def _lookup(knowledge_base, arguments: argparse.Namespace) -> int:
     found = lookup_json(knowledge_base, name, route=arguments.route)
     if arguments.json:
         print(json.dumps(found, indent=2))
-    elif not found:
-        print(f"no entry for {name}", file=sys.stderr)
-    else:
-        for data in found:
-            _print_entry(data)
-    return EXIT_CLEAN if found else EXIT_FAILED
+    if not found:
+        from ascend_migrate.kb.names import close_names
+
+        close = close_names(knowledge_base.entries, name)
+        print(f"no entry for {name}{'; did you mean ' + ', '.join(close) + '?' if close else ''}", file=sys.stderr)
+        return EXIT_FAILED
+    if arguments.json:
+        return EXIT_CLEAN
+    names = sorted({data["api"] for data in found})
+    if names != [name] and not name.endswith((".", "*")):  # found under another spelling: say which names these are
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        print(f"{name}: {len(found)} entr{'y' if len(found) == 1 else 'ies'} for {shown}\n")
+    for data in found:
+        _print_entry(data)
+    return EXIT_CLEAN
 
 
 def _print_entry(data: dict) -> None:

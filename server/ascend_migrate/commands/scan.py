@@ -6,20 +6,26 @@ import argparse
 import sys
 from pathlib import Path
 
-from ascend_migrate.commands.common import add_settings_arguments, print_error, settings_from_arguments
+from ascend_migrate.commands.common import add_settings_arguments, missing_path, print_error, settings_from_arguments
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+FORMATS = ("text", "json", "csv", "sarif", "html")
+# An --output file's suffix → the format it asks for, when --format is not given.
+SUFFIX_FORMATS = {".txt": "text", ".json": "json", ".csv": "csv", ".sarif": "sarif", ".html": "html", ".htm": "html"}
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "scan",
-        help="report the lines that must change (exit 1 when a finding reaches --fail-on)",
+        help="report the lines that must change (exit 1 on a finding --fail-on names)",
         description="Scan Python files and directories (recursively, honouring .gitignore and exclude).",
     )
     parser.add_argument("paths", nargs="*", type=Path, default=None, metavar="PATH", help="files or directories (default: .)")
-    parser.add_argument("--format", choices=("text", "json", "csv", "sarif", "html"), default="text")
-    parser.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report here (a directory for csv)")
+    parser.add_argument("--format", choices=FORMATS,
+                        help="the report format (default: from the --output file's suffix, else text)")
+    parser.add_argument("--output", "-o", type=Path, metavar="FILE",
+                        help="write the report to FILE; for csv, a directory receives every CSV file and a FILE.csv "
+                        "only the flat findings table")
     parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="analyse in N processes (0: one per core)")
     parser.add_argument("--bom", action="store_true", help="start CSV files with a UTF-8 byte-order mark (for Excel)")
     parser.add_argument("--no-progress", action="store_true", help="never show a progress bar")
@@ -28,15 +34,21 @@ def register(subparsers) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    from ascend_migrate.config import ConfigError
+    from ascend_migrate.config import ConfigError, fails_run
     from ascend_migrate.kb.errors import KnowledgeBaseError
     from ascend_migrate.reports import ReportOptions, writer
-    from ascend_migrate.taxonomy import SEVERITY_RANK
     from ascend_migrate.workspace import processes, scan
 
     paths = arguments.paths or [Path(".")]
+    missing = missing_path(paths)
+    if missing is not None:
+        print_error(f"{missing}: no such file or directory")
+        return EXIT_USAGE
+    if arguments.format is None:
+        suffix = arguments.output.suffix.lower() if arguments.output is not None else ""
+        arguments.format = SUFFIX_FORMATS.get(suffix, "text")
     if arguments.format == "csv" and arguments.output is None:
-        print_error("--format csv writes several files: give a directory with --output")
+        print_error("--format csv writes files: give a directory (every CSV file) or a FILE.csv (the findings table) with --output")
         return EXIT_USAGE
     try:
         settings = settings_from_arguments(arguments, paths)
@@ -62,8 +74,7 @@ def run(arguments: argparse.Namespace) -> int:
     except OSError as error:
         print_error(f"cannot write {arguments.output}: {error.strerror or error}")
         return EXIT_USAGE
-    threshold = SEVERITY_RANK[settings.fail_on]
-    failing = any(SEVERITY_RANK[finding.severity] <= threshold for finding in result.findings)
+    failing = any(fails_run(finding, settings.fail_on) for finding in result.findings)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 

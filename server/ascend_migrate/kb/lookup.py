@@ -14,7 +14,8 @@ from ascend_migrate.kb.schema import Entry
 def find(knowledge_base: KnowledgeBase, name: str, *, prefix: bool = False, route: str | None = None,
          limit: int | None = None) -> list[Entry]:
     """The entries for `name`: its own entries, or every name it begins when `prefix` is set or it ends in
-    `.` or `*`; a bare method name (`view`) finds `torch.Tensor.view`; `tf.` is read as `tensorflow.`.
+    `.` or `*`; a bare method name (`view`) finds `torch.Tensor.view`; `tf.` is read as `tensorflow.`; import
+    aliases (`nn.`, `F.`, ...) and tails of a path (`Conv2d`) are tried when the name as typed has no entry.
     Exact matches first, then by name and route; at most `limit` of them."""
     query = name.strip()
     if query == "tf" or query.startswith("tf."):
@@ -26,6 +27,10 @@ def find(knowledge_base: KnowledgeBase, name: str, *, prefix: bool = False, rout
         found = [entry for entry in knowledge_base.entries if entry.api == query]
     if not found and "." not in query:
         found = [entry for entry in knowledge_base.entries if entry.match in ("method", "definition") and entry.method_name == query]
+    if not found:  # `nn.Conv2d`, `Conv2d`, `layers.Dense`: the names users type
+        from ascend_migrate.kb.names import typed_name_entries
+
+        found = typed_name_entries(knowledge_base.entries, query.rstrip("*"), prefix or query.endswith((".", "*")))
     if route is not None:
         found = [entry for entry in found if entry.route == route]
     found.sort(key=lambda entry: (entry.api != query, entry.api, entry.route))

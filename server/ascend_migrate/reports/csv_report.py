@@ -1,5 +1,7 @@
 """`scan --format csv --output DIR`: the CSV files of the Ascend migration analysis tool, plus one flat findings.csv.
 
+`--output FILE.csv` (a name ending in .csv that is not an existing directory) writes only the flat table there.
+
 msfmktransplt's PyTorch Analyse writes one CSV per analysis mode into `<project>_analysis/`. Teams keep
 spreadsheets and scripts built on those files, so the same file names and the same header rows are written
 here, filled from our findings (docs/reports.md has the correspondence, column by column). `findings.csv`
@@ -105,7 +107,12 @@ def write(result: ScanResult, output: Path | None, options: ReportOptions) -> No
     if output is None:
         raise ValueError("the csv format writes several files: give a directory with --output")
     encoding = "utf-8-sig" if options.bom else "utf-8"
-    for name, data in render(result).items():
+    files = render(result)
+    if output.suffix.lower() == ".csv" and not output.is_dir():
+        # A file name, not a directory: the one table that holds every finding.
+        write_atomically(output, files[FINDINGS_FILE].encode(encoding))
+        return
+    for name, data in files.items():
         write_atomically(output / name, data.encode(encoding))
 
 

@@ -21,7 +21,7 @@ from ascend_migrate.reports import ReportOptions
 from ascend_migrate.reports.html_charts import Bar, Slice, bars, donut, score_ring
 from ascend_migrate.reports.html_findings import findings_section, plural
 from ascend_migrate.reports.output import write_text
-from ascend_migrate.reports.readiness import AUTOMATIC_FIX_FACTOR, SEVERITY_WEIGHT, Readiness, grade, readiness
+from ascend_migrate.reports.readiness import Readiness, explanation, grade, readiness
 from ascend_migrate.reports.sources import ScannedSources
 from ascend_migrate.taxonomy import CATEGORIES, CATEGORY_MEANINGS, CATEGORY_ROUTES, ROUTE_MINDSPORE, SEVERITIES
 
@@ -106,12 +106,13 @@ def _header(result: ScanResult) -> str:
 
 def _summary(result: ScanResult, files: list[Readiness], overall: Readiness) -> str:
     with_findings = sum(1 for item in files if item.findings)
-    fixable = sum(1 for finding in result.findings if finding.fix is not None and finding.fix.safe)
+    safe = sum(1 for finding in result.findings if finding.fix is not None and finding.fix.safe)
+    unsafe = sum(1 for finding in result.findings if finding.fix is not None and not finding.fix.safe)
     cards = [
         _card("files-scanned", result.files_scanned, "files scanned", f"{with_findings} with findings"),
         _card("total-findings", len(result.findings), "findings", plural(len({f.api for f in result.findings}), "distinct API")),
-        _card("fixable-findings", fixable, "fixed automatically", "by ascend-migrate fix"),
-        _card("blockers", overall.blockers, "blockers", "errors without an automatic fix"),
+        _card("fixable-findings", safe, "safe fixes", f"applied by ascend-migrate fix; {unsafe} more with --unsafe (review them)"),
+        _card("blockers", overall.blockers, "blockers", "errors without an automatic fix or a known replacement"),
     ]
     if result.errors:
         cards.append(_card("not-analysed", len(result.errors), "not analysed", "see the end of the page"))
@@ -120,10 +121,19 @@ def _summary(result: ScanResult, files: list[Readiness], overall: Readiness) -> 
         f'<div class="panel score-card">{score_ring(overall.score, grade(overall.score))}'
         f'<div><h2>Migration readiness</h2><p class="score-line"><span id="overall-score" data-score="{overall.score}">'
         f"{overall.score}</span> / 100 for the whole project</p>"
+        f'<p class="verdict">{escape(_verdict(overall))}</p>'
         f'<p class="muted">{overall.code_lines} code lines, effort {overall.effort:.1f} line equivalents. '
         '<a href="#readiness-definition">How this is computed</a></p></div></div>'
         f'<div class="cards">{"".join(cards)}</div></section>'
     )
+
+
+def _verdict(overall: Readiness) -> str:
+    if overall.blockers:
+        return f"Cannot run on the target yet: {plural(overall.blockers, 'blocker')} left."
+    if overall.required:
+        return f"Cannot run on the target yet: {plural(overall.required, 'required change')} left, each with a known replacement."
+    return "Runs on the target as far as ascend-migrate can tell; only optional advice is left."
 
 
 def _card(identifier: str, count: int, label: str, detail: str) -> str:
@@ -196,17 +206,13 @@ def _readiness_section(files: list[Readiness], anchors: dict[str, str], not_anal
         f'<td class="num">{item.code_lines}</td><td class="num">{item.findings}</td><td class="num">{item.blockers}</td></tr>'
         for item in files
     )
-    weights = ", ".join(f"{severity} {weight:g}" for severity, weight in SEVERITY_WEIGHT.items())
     return (
         '<section id="readiness" class="panel">'
         "<h2>Migration readiness per file</h2>"
         '<div id="readiness-definition" class="definition">'
-        "<p><strong>Readiness = 100 × (1 − effort ÷ code lines)</strong>, never below 0. "
-        "<em>Code lines</em> are the lines that are neither blank nor only a comment. "
-        "<em>Effort</em> counts every line with findings once, with the weight of its most severe finding "
-        f"({escape(weights)}), and {AUTOMATIC_FIX_FACTOR:g} of that weight when every finding on the line has a safe "
-        "automatic fix. The project score applies the same formula to the sums over all scanned files. "
-        "<em>Blockers</em> are errors without an automatic fix: any one of them can stop the code from running.</p></div>"
+        f"<p>{escape(explanation())} "
+        "<em>Blockers</em> are errors without an automatic fix or a known replacement: any one of them can stop the "
+        "code from running.</p></div>"
         '<table class="readiness-table"><tr><th>file</th><th>readiness</th><th class="num">code lines</th>'
         f'<th class="num">findings</th><th class="num">blockers</th></tr>{rows}</table></section>'
     )

@@ -29,6 +29,8 @@ def _head(result: ScanResult) -> dict:
         "tool": {"name": "ascend-migrate", "version": __version__},
         "target": result.settings.target,
         "files_scanned": result.files_scanned,
+        # additive to version 1: directories left out because of what they are (a virtual environment, ...)
+        "skipped_directories": [{"path": skipped.path, "reason": skipped.message} for skipped in result.skipped_directories],
     }
 
 

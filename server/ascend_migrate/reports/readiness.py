@@ -1,17 +1,21 @@
-"""The migration-readiness score: how much of a file (or project) already runs on the target as it is.
+"""The migration-readiness score: whether a file (or project) can run on the target yet, and how much work is left.
 
 Definition (the HTML report states it on the page, docs/reports.md repeats it):
 
-    readiness = 100 × (1 − effort ÷ code lines), at least 0
+- The band says whether the code can run on the target: 90-100 when only optional advice is left (or nothing),
+  40-79 when changes it cannot run without are left but each has a known replacement, 0-39 while a blocker is
+  left (an error with no automatic fix and no known replacement, which can stop a run on its own). The gap
+  from 79 to 90 is the step the last required change makes; the bands are the report's colours.
+- Within its band the score falls from the top of the band with the work left per code line:
+  score = bottom + (top - bottom) × (1 - effort ÷ code lines), at least the bottom.
+- code lines: the lines that are neither blank nor only a comment;
+- effort: every line with findings counts once, with the weight of its heaviest finding: the severity weight
+  (error 1, warning 0.5, info 0.25, hint 0), times 2 for a structure change (it reaches beyond its line: a
+  class, a training loop), times 0.5 for optional advice (NPU-affine replacements, dynamic shapes), times
+  0.25 when `ascend-migrate fix` does it safely and 0.5 when its fix needs review (--unsafe).
 
-- code lines: the lines of the file that are neither blank nor only a comment;
-- effort: every line with findings counts once, with the weight of its most severe finding
-  (error 1, warning 0.5, info 0.1, hint 0), and a quarter of that when every finding on the line has a safe
-  automatic fix (`ascend-migrate fix` does the work).
-
-The project's score uses the same formula over the sums of effort and code lines of every scanned file, so a
-large clean file weighs more than a small one. A line-based score reads as "share of the code that is ready";
-the blockers (errors without a fix) are counted beside it because one of them can stop a run on its own.
+"Required" is what `fail-on = "required"` (the default) fails a run on, so the score and the exit code agree.
+The project's score uses the same formula over the sums of effort and code lines of every scanned file.
 """
 
 from __future__ import annotations
@@ -21,11 +25,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ascend_migrate.analysis.findings import Finding, ScanResult
+from ascend_migrate.config import is_required
 from ascend_migrate.reports.sources import ScannedSources
-from ascend_migrate.taxonomy import SEVERITY_RANK
 
-SEVERITY_WEIGHT = {"error": 1.0, "warning": 0.5, "info": 0.1, "hint": 0.0}
-AUTOMATIC_FIX_FACTOR = 0.25
+SEVERITY_WEIGHT = {"error": 1.0, "warning": 0.5, "info": 0.25, "hint": 0.0}
+STRUCTURE_FACTOR = 2.0
+OPTIONAL_FACTOR = 0.5
+SAFE_FIX_FACTOR = 0.25
+UNSAFE_FIX_FACTOR = 0.5
+# (bottom, top) of each band
+BLOCKED, REQUIRED_LEFT, RUNS = (0, 39), (40, 79), (90, 100)
 
 
 @dataclass(frozen=True)
@@ -38,26 +47,41 @@ class Readiness:
     effort: float
     findings: int
     blockers: int
+    required: int = 0  # findings the code cannot run without
 
 
 def code_line_count(lines: list[str]) -> int:
     return sum(1 for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
-def line_effort(findings: list[Finding]) -> float:
-    """The effort of one line from the findings on it."""
-    worst = min(findings, key=lambda finding: SEVERITY_RANK[finding.severity])
-    weight = SEVERITY_WEIGHT[worst.severity]
-    if all(finding.fix is not None and finding.fix.safe for finding in findings):
-        weight *= AUTOMATIC_FIX_FACTOR
+def is_blocker(finding: Finding) -> bool:
+    return finding.severity == "error" and finding.fix is None and is_required(finding)
+
+
+def finding_weight(finding: Finding) -> float:
+    weight = SEVERITY_WEIGHT[finding.severity]
+    if finding.category == "ms-structure":
+        weight *= STRUCTURE_FACTOR
+    if not is_required(finding):
+        weight *= OPTIONAL_FACTOR
+    if finding.fix is not None:
+        weight *= SAFE_FIX_FACTOR if finding.fix.safe else UNSAFE_FIX_FACTOR
     return weight
 
 
-def score(effort: float, code_lines: int) -> int:
-    if code_lines <= 0:
-        return 100 if effort == 0 else 0
+def line_effort(findings: list[Finding]) -> float:
+    """The effort of one line: the weight of its heaviest finding."""
+    return max(finding_weight(finding) for finding in findings)
+
+
+def score(effort: float, code_lines: int, blockers: int = 0, required: int = 0) -> int:
+    bottom, top = BLOCKED if blockers else REQUIRED_LEFT if required else RUNS
+    if code_lines > 0:
+        left = max(0.0, 1 - effort / code_lines)
+    else:  # no code lines: nothing to do, or work on lines that were not read
+        left = 1.0 if effort == 0 else 0.0
     # Half up, not Python's round-half-even: 92.5 reads as 93 to everyone.
-    return max(0, math.floor(100 * (1 - effort / code_lines) + 0.5))
+    return max(bottom, math.floor(bottom + (top - bottom) * left + 0.5))
 
 
 def file_readiness(path: str, findings: list[Finding], lines: list[str] | None) -> Readiness:
@@ -67,8 +91,9 @@ def file_readiness(path: str, findings: list[Finding], lines: list[str] | None) 
     effort = sum(line_effort(on_line) for on_line in by_line.values())
     # Without the text, the last flagged line is the best lower bound of the file's length.
     code_lines = code_line_count(lines) if lines is not None else max((f.end_line for f in findings), default=0)
-    blockers = sum(1 for finding in findings if finding.severity == "error" and finding.fix is None)
-    return Readiness(path, score(effort, code_lines), code_lines, effort, len(findings), blockers)
+    blockers = sum(1 for finding in findings if is_blocker(finding))
+    required = sum(1 for finding in findings if is_required(finding))
+    return Readiness(path, score(effort, code_lines, blockers, required), code_lines, effort, len(findings), blockers, required)
 
 
 def readiness(result: ScanResult, sources: ScannedSources) -> tuple[list[Readiness], Readiness]:
@@ -81,10 +106,28 @@ def readiness(result: ScanResult, sources: ScannedSources) -> tuple[list[Readine
     files.sort(key=lambda item: (item.findings == 0, item.score, item.path))
     effort = sum(item.effort for item in files)
     code_lines = sum(item.code_lines for item in files)
-    overall = Readiness(
-        "", score(effort, code_lines), code_lines, effort, len(result.findings), sum(item.blockers for item in files)
-    )
+    blockers = sum(item.blockers for item in files)
+    required = sum(item.required for item in files)
+    overall = Readiness("", score(effort, code_lines, blockers, required), code_lines, effort, len(result.findings),
+                        blockers, required)
     return files, overall
+
+
+def explanation() -> str:
+    """The definition in the words of the report (plain text; the HTML page escapes it)."""
+    weights = ", ".join(f"{severity} {weight:g}" for severity, weight in SEVERITY_WEIGHT.items())
+    return (
+        f"The band says whether the code can run on the target: {RUNS[0]}-{RUNS[1]} when only optional advice is left, "
+        f"{REQUIRED_LEFT[0]}-{REQUIRED_LEFT[1]} when changes it cannot run without are left but each has a known "
+        f"replacement, {BLOCKED[0]}-{BLOCKED[1]} while a blocker is left (an error with no automatic fix and no known "
+        "replacement). Within its band the score falls with the work left per code line: "
+        "band bottom + band width × (1 − effort ÷ code lines). Code lines are the lines that are neither blank nor "
+        "only a comment. Effort counts every line with findings once, with the weight of its heaviest finding: "
+        f"the severity ({weights}), ×{STRUCTURE_FACTOR:g} for a structure change (it reaches beyond its line), "
+        f"×{OPTIONAL_FACTOR:g} for optional advice, ×{SAFE_FIX_FACTOR:g} when ascend-migrate fix makes the change "
+        f"safely and ×{UNSAFE_FIX_FACTOR:g} when its fix needs review (--unsafe). The project score applies the same "
+        "formula to the sums over all scanned files."
+    )
 
 
 def grade(score: int) -> str:

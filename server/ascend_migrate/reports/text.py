@@ -29,20 +29,36 @@ def render(result: ScanResult, color: bool = False) -> str:
             lines.append(f"  {location:>9}  {code:<7} {finding.message}{fixable}")
         lines.append("")
     counts = Counter(finding.category for finding in result.findings)
-    fixable = sum(1 for finding in result.findings if finding.fixable)
+    safe = sum(1 for finding in result.findings if finding.fix is not None and finding.fix.safe)
+    unsafe = sum(1 for finding in result.findings if finding.fix is not None and not finding.fix.safe)
     files_with_findings = len({finding.path for finding in result.findings})
     target = "MindSpore" if result.settings.target == "mindspore" else "Ascend NPU (torch_npu)"
     summary = (
         f"{len(result.findings)} finding{'s' if len(result.findings) != 1 else ''} in {files_with_findings} of "
         f"{result.files_scanned} file{'s' if result.files_scanned != 1 else ''} for {target}"
     )
-    lines.append(paint(summary, "bold") + (f" ({fixable} fixable with `ascend-migrate fix`)" if fixable else ""))
+    lines.append(paint(summary, "bold") + _fixes(safe, unsafe))
     for category in CATEGORIES:
         if counts[category]:
             lines.append(f"  {category:<18} {counts[category]:>6}")
+    if result.skipped_directories:
+        count = len(result.skipped_directories)
+        lines.append(f"skipped {count} director{'y' if count == 1 else 'ies'} that hold no project code:")
+        for skipped in result.skipped_directories:
+            lines.append(f"  {skipped.path}: {skipped.message}")
     if result.errors:
         lines.append(paint(f"{len(result.errors)} file{'s' if len(result.errors) != 1 else ''} not (fully) analysed; see stderr", "yellow"))
     return "\n".join(lines) + "\n"
+
+
+def _fixes(safe: int, unsafe: int) -> str:
+    """The same two numbers the HTML report shows: safe fixes (`fix` applies them) and unsafe ones (`fix --unsafe`)."""
+    if not safe and not unsafe:
+        return ""
+    parts = [f"{safe} safe fix{'es' if safe != 1 else ''}: `ascend-migrate fix`"] if safe else []
+    if unsafe:
+        parts.append(f"{unsafe} {'more ' if safe else ''}to review: `ascend-migrate fix --unsafe`")
+    return f" ({'; '.join(parts)})"
 
 
 def write(result: ScanResult, output: Path | None, options: ReportOptions) -> None:
