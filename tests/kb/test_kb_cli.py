@@ -93,11 +93,27 @@ def test_stats_prints_counts_and_usage_weighted_coverage(mappings):
         "  name         4\n"
         "coverage, mindspore route (all references in torch_api_frequency.csv): 90.0 % "
         "(180 of 200 references, 3 of 5 names); curated entries alone: 50.0 %\n"
+        "  checked answers: 0.0 % run side by side (kb verify --numeric), 50.0 % run or reviewed by hand (curated); "
+        "the rest has an entry whose answer nobody checked\n"
         "  no answer: torch.cuda.synchronize (15 references)\n"
         "  no answer: torch.nn.Linear (5 references)\n"
         "coverage, npu route (CUDA-related references in torch_api_frequency.csv): 100.0 % "
         "(15 of 15 references, 1 of 1 names); curated entries alone: 0.0 %\n"
+        "  checked answers: 0.0 % run side by side (kb verify --numeric), 0.0 % run or reviewed by hand (curated); "
+        "the rest has an entry whose answer nobody checked\n"
     )
+
+
+def test_stats_counts_an_answer_as_checked_only_when_the_numeric_record_ran_it(mappings):
+    """An entry is not a checked answer: torch.fx.Node is answered (a prefix entry) but nobody ran it."""
+    (mappings / "verification").mkdir()
+    (mappings / "verification" / "numeric.yaml").write_text(
+        "results:\n"
+        "  - {api: torch.float32, target: mindspore.float32, outcome: agree}\n"
+        "  - {api: torch.Tensor.cpu, target: '', outcome: skipped}\n", encoding="utf-8")
+    coverage = json.loads(kb(mappings, "stats", "--json").stdout)["coverage"]["mindspore"]
+    assert (coverage["answered_references"], coverage["checked_references"]) == (180, 100)
+    assert coverage["checked_share"] == 0.5 and coverage["checked_or_reviewed_share"] == 0.5
 
 
 def test_stats_json_has_counts_and_coverage_per_route(mappings):
@@ -188,3 +204,15 @@ def test_a_malformed_usage_file_exits_2_naming_its_line(mappings):
     result = kb(mappings, "stats")
     assert (result.returncode, result.stderr) == (
         2, f"ascend-migrate: error: {mappings / 'usage' / 'torch_api_frequency.csv'}:3: references, repos must be whole numbers\n")
+
+
+def test_verify_without_the_packages_says_not_verified_and_fails_unless_allowed(mappings):
+    """With neither torch nor mindspore installed nothing behind the names was checked: no pass by default."""
+    if any(__import__("importlib").util.find_spec(name) for name in ("torch", "mindspore")):
+        pytest.skip("torch or mindspore is installed here")
+    result = kb(mappings, "verify")
+    last = result.stdout.strip().splitlines()[-1]
+    assert result.returncode == 1, result.stdout
+    assert last == ("kb verify: 5 entries, 0 unresolved names, NOT VERIFIED against mindspore (2 names), "
+                    "torch (5 names), torch_npu (1 name): not installed, 0 parameter warnings")
+    assert kb(mappings, "verify", "--allow-missing").returncode == 0

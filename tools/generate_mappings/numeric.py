@@ -1,15 +1,36 @@
 """Side-by-side runs (`ascend-migrate kb verify --numeric`, recorded in mappings/verification/numeric.yaml)
-folded into the entries they checked: agreement goes into `verified`, a disagreement makes the entry
-ms-differs (never a safe fix) with what differs."""
+folded into the entries they checked: agreement goes into `verified`, a disagreement makes the entry ms-differs
+(never a safe fix) with what differs and on which inputs, and a safe fix the battery did not run in the forms it
+writes is downgraded to unsafe."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 from ascend_migrate.kb.versions import parse_range, parse_version
 
 RECORD = Path("verification/numeric.yaml")
+_KEYWORD = re.compile(r"(\w+)=")
+
+
+def exercised(entry: dict, result: dict | None, mindspore: str) -> str | None:
+    """Why a safe fix of `entry` was not exercised by the run `result` (None when it was): the rename must have
+    run and agreed on the battery, with every keyword it renames passed."""
+    if result is None:
+        if not parse_range(entry.get("target_versions", "*")).contains(parse_version(mindspore)):
+            return f"its MindSpore range does not hold {mindspore}, the version the battery ran"
+        return "the battery does not run it (not a torch function, tensor method or layer it can call)"
+    if result["outcome"] != "agree":
+        return f"the battery could not run it ({result.get('detail', result['outcome'])})"
+    # keyword cases are `dim=1` (a call) or `Softmin(dim=1)` (a layer's constructor)
+    checked = {name for case in result.get("checked", ()) for name in _KEYWORD.findall(case)}
+    missing = [row["source"] for row in entry.get("parameters", ())
+               if row.get("change") == "renamed" and row.get("source") not in checked]
+    if missing:
+        return f"the battery did not pass {', '.join(missing)}"
+    return None
 
 
 class NumericRecord:
@@ -28,31 +49,54 @@ class NumericRecord:
             return None
         return cls(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
 
-    def apply(self, entry: dict) -> str | None:
-        """Updates an entry the run checked (same api and target, a range that holds the run's MindSpore);
-        returns the outcome when it changed the entry's category."""
+    def result(self, entry: dict) -> dict | None:
+        """The run of this entry: same api and target, and a range that holds the run's MindSpore."""
         result = self.results.get((entry["api"], entry.get("target")))
         if result is None or not parse_range(entry.get("target_versions", "*")).contains(parse_version(self.mindspore)):
             return None
-        run = f"run side by side on the CPU (torch {self.torch}, mindspore {self.mindspore}) on {result.get('call', '?')}"
+        return result
+
+    def apply(self, entry: dict) -> str | None:
+        """Updates an entry from its run; returns the outcome when it changed the entry's category."""
+        result = self.result(entry)
+        changed = self._fold(entry, result) if result is not None else None
+        if entry.get("fix") == "safe":
+            reason = exercised(entry, result, self.mindspore)
+            if reason is not None:
+                entry["fix"] = "unsafe"
+                entry["verified"] = f"{entry.get('verified', '')}; not a safe fix: {reason}".lstrip("; ")
+        return changed
+
+    def _fold(self, entry: dict, result: dict) -> str | None:
+        run = f"run side by side on the CPU (torch {self.torch}, mindspore {self.mindspore}) from {result.get('call', '?')}"
         outcome = result["outcome"]
+        earlier = entry.get("verified", "")
         if outcome == "agree":
             difference = result.get("max_difference")
-            agreement = f"numeric: agrees, {run}" + (f", max |difference| {difference}" if difference else "")
-            earlier = entry.get("verified", "")
-            # A name check says less than a run; any other check (a signature read by hand) is kept beside it.
-            entry["verified"] = agreement if not earlier or earlier.startswith("name check") else f"{agreement}; {earlier}"
+            agreement = (f"numeric: agrees, {run}, {_cases(result)}" + (f", max |difference| {difference}" if difference else ""))
+            # Kept beside the run: the names it resolved and any signature or call read by hand.
+            entry["verified"] = f"{agreement}; {earlier}" if earlier else agreement
             return None
         if outcome not in ("differ", "error"):
             return None
-        if entry["category"] == "ms-equivalent":
+        changed = entry["category"] == "ms-equivalent"
+        if changed:
             entry["category"] = "ms-differs"
             entry.pop("code", None)  # MS105 and the like are codes of ms-equivalent
+        if result.get("scope") == "edge" and (changed or entry.get("severity") == "info"):
+            entry["severity"] = "info"  # differs only on edge inputs: shown, not a warning on every call
         entry["fix"] = "unsafe"  # a rename would not keep the behaviour the run saw
-        what = result.get("detail", "")
-        note = f"{'Differs' if outcome == 'differ' else 'Fails'} when {run}: {what}"
+        where = {"edge": "Differs only on edge inputs", "all": "Differs"}.get(result.get("scope", ""), "Fails")
+        note = f"{where} when {run}: {' '.join(result.get('detail', '').split())}"
         entry["note"] = f"{entry['note']} {note}" if entry.get("note") else note
-        earlier = entry.get("verified", "")
-        found = f"numeric: {outcome}, {run}"
-        entry["verified"] = found if not earlier or earlier.startswith("name check") else f"{found}; {earlier}"
-        return outcome
+        found = f"numeric: {outcome}, {run}, {_cases(result)}"
+        entry["verified"] = f"{found}; {earlier}" if earlier else found
+        return outcome if changed else None
+
+
+def _cases(result: dict) -> str:
+    """How much of the battery ran: the record lists the cases by name."""
+    checked = result.get("checked", ())
+    if len(checked) <= 1:
+        return "on the probe only"
+    return f"on {len(checked)} cases of the battery (listed in {RECORD})"

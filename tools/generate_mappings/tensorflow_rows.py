@@ -123,4 +123,7 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
     correction = TENSORFLOW_PARAMETER_CORRECTIONS.get(entry["api"])
     if correction is not None and not correction.since and parameter_list:
         entry["verified"] += f"; parameters corrected: {correction.checked}"
+    if entry["fix"] == "safe":  # a safe fix is one the numeric battery ran; it runs torch only (issue 16)
+        entry["fix"] = "unsafe"
+        entry["verified"] += "; not a safe fix: the numeric battery does not run TensorFlow"
     return entry

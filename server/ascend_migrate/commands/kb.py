@@ -7,7 +7,8 @@
 - `kb verify [--numeric] [--json] [--record FILE]`: resolve every source and target in the installed torch,
   mindspore (and TensorFlow if present) and the torch_npu wheel's sources; with --numeric, run torch and
   MindSpore side by side on CPU for the consistent mappings.
-Exit codes: 0 fine, 1 a failed check (nothing found, unresolved names, numeric disagreements), 2 usage or data error.
+Exit codes: 0 fine, 1 a failed check (nothing found, unresolved names, numeric disagreements, a required package
+missing without --allow-missing), 2 usage or data error.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def register(subparsers) -> None:
     verify.add_argument("--npu-wheel", metavar="WHEEL", type=Path,
                         help="the torch_npu wheel whose Python sources resolve torch_npu targets (default: $ASCEND_MIGRATE_TORCH_NPU_WHEEL)")
     verify.add_argument("--limit", type=int, default=0, metavar="N", help="with --numeric: check at most N entries (0: all)")
+    verify.add_argument("--allow-missing", action="store_true",
+                        help="exit 0 even when torch, mindspore or the torch_npu wheel is missing and names go unchecked")
     parser.set_defaults(run=run, kb_parser=parser)
     parser.action_parsers = actions.choices  # `kb lookup --jsno` prints the usage of `kb lookup`
 
@@ -82,6 +85,7 @@ def run(arguments: argparse.Namespace) -> int:
 
 def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
     from ascend_migrate.kb import coverage
+    from ascend_migrate.kb.numeric import load_record
 
     entries = knowledge_base.entries
     report = {
@@ -104,7 +108,8 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
     method_file = knowledge_base.directory / coverage.METHOD_USAGE_FILE
     if method_file.is_file():
         view = knowledge_base.view("mindspore", arguments.torch_version, arguments.mindspore_version)
-        report["coverage"]["mindspore_tensor_methods"] = coverage.measure(view, coverage.load_method_usage(method_file)).to_json()
+        record = load_record(knowledge_base.directory)
+        report["coverage"]["mindspore_tensor_methods"] = coverage.measure(view, coverage.load_method_usage(method_file), record).to_json()
     if arguments.json:
         print(json.dumps(report, indent=2))
         return EXIT_CLEAN
@@ -150,6 +155,9 @@ def _print_stats(report: dict, arguments: argparse.Namespace, usage_file: Path) 
               f"({measured['answered_references']} of {measured['references']} references, "
               f"{measured['answered_names']} of {measured['names']} names); "
               f"curated entries alone: {measured['curated_share'] * 100:.1f} %")
+        print(f"  checked answers: {measured['checked_share'] * 100:.1f} % run side by side (kb verify --numeric), "
+              f"{measured['checked_or_reviewed_share'] * 100:.1f} % run or reviewed by hand (curated); "
+              f"the rest has an entry whose answer nobody checked")
         for row in measured["unanswered"][: arguments.unanswered]:
             print(f"  no answer: {row['api']} ({row['references']} references)")
 
@@ -245,5 +253,6 @@ def _verify(knowledge_base, arguments: argparse.Namespace) -> int:
             for line in numeric_report.lines():
                 print(line)
     failed = (bool(report.problems) or bool(report.parameter_warnings)
+              or (bool(report.missing) and not arguments.allow_missing)
               or (numeric_report is not None and bool(numeric_report.unexpected)))
     return EXIT_FAILED if failed else EXIT_CLEAN

@@ -3,7 +3,9 @@
 The usage counts are mappings/usage/torch_api_frequency.csv (six public code bases). A reference counts as
 answered when the engine would find an entry for it on the route (an exact name, the nearest `prefix` entry,
 a tensor-method entry, or a device/backend string entry), and as unanswered when only the generic
-"no mapping is known" fallback would speak.
+"no mapping is known" fallback would speak. An answer is *checked* when `kb verify --numeric` ran the entry side
+by side (mappings/verification/numeric.yaml: agree, differ or error), and *reviewed* when a person checked it
+(`curated: true`, with what was read in `verified`); an entry alone says nothing about its answer.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ _TENSOR_METHOD = re.compile(r"^<tensor>\.(?P<method>\w+)(?:\((?P<argument>.*)\))
 _KEYWORD_STRING = re.compile(r"^<kwarg>(?P<keyword>\w+)=['\"](?P<value>[^'\"]*)['\"]$")
 _STRING_ROLES = {"device": "device", "backend": "backend"}
 _TENSOR_RECEIVERS = ("tensor", "any")
+_RUN = ("agree", "differ", "error")  # outcomes of an entry the numeric battery ran (skipped: it did not)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,8 @@ class Coverage:
     answered_references: int
     curated_references: int  # answered by an entry marked curated
     unanswered: tuple[UsageRow, ...]  # most used first
+    checked_references: int = 0  # answered by an entry the numeric battery ran
+    reviewed_references: int = 0  # answered by an entry the battery ran or a person reviewed (curated)
 
     @property
     def share(self) -> float:
@@ -53,7 +58,10 @@ class Coverage:
 
     @property
     def curated_share(self) -> float:
-        return self.curated_references / self.references if self.references else 1.0
+        return self._share(self.curated_references)
+
+    def _share(self, count: int) -> float:
+        return count / self.references if self.references else 1.0
 
     def to_json(self) -> dict:
         return {
@@ -65,6 +73,10 @@ class Coverage:
             "share": round(self.share, 4),
             "curated_references": self.curated_references,
             "curated_share": round(self.curated_share, 4),
+            "checked_references": self.checked_references,
+            "checked_share": round(self._share(self.checked_references), 4),
+            "checked_or_reviewed_references": self.reviewed_references,
+            "checked_or_reviewed_share": round(self._share(self.reviewed_references), 4),
             "unanswered": [{"api": row.api, "references": row.references, "repos": row.repositories} for row in self.unanswered],
         }
 
@@ -154,16 +166,21 @@ def is_cuda_related(api: str) -> bool:
     return "cuda" in lowered or "nccl" in lowered or api.startswith("torch.backends")
 
 
-def measure(view: RouteView, rows: list[UsageRow]) -> Coverage:
-    answered_names = answered_references = curated_references = 0
+def measure(view: RouteView, rows: list[UsageRow], numeric: dict | None = None) -> Coverage:
+    """`numeric`: the record of `kb verify --numeric` as `numeric.load_record` reads it."""
+    numeric = numeric or {}
+    answered_names = answered_references = curated_references = checked_references = reviewed_references = 0
     unanswered: list[UsageRow] = []
     for row in rows:
         entries = answer(view, row.api)
         if entries:
             answered_names += 1
             answered_references += row.references
-            if any(entry.curated for entry in entries):
-                curated_references += row.references
+            curated = any(entry.curated for entry in entries)
+            checked = any(numeric.get((entry.api, entry.target or ""), {}).get("outcome") in _RUN for entry in entries)
+            curated_references += row.references if curated else 0
+            checked_references += row.references if checked else 0
+            reviewed_references += row.references if checked or curated else 0
         else:
             unanswered.append(row)
     return Coverage(
@@ -174,13 +191,17 @@ def measure(view: RouteView, rows: list[UsageRow]) -> Coverage:
         answered_references=answered_references,
         curated_references=curated_references,
         unanswered=tuple(unanswered),
+        checked_references=checked_references,
+        reviewed_references=reviewed_references,
     )
 
 
 def route_coverage(knowledge_base: KnowledgeBase, route: str, rows: list[UsageRow], torch_version: str = "2.8",
                    mindspore_version: str = "2.10") -> Coverage:
     """Coverage on `route`: every row for mindspore, the CUDA-related rows for npu."""
+    from ascend_migrate.kb.numeric import load_record
+
     view = knowledge_base.view(route, torch_version, mindspore_version)
     relevant = rows if route == "mindspore" else [row for row in rows if is_cuda_related(row.api)]
-    return measure(view, relevant)
+    return measure(view, relevant, load_record(knowledge_base.directory))
 
