@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
 
 from ascend_migrate import __version__
 from ascend_migrate.commands import fix, kb, scan, serve
@@ -19,7 +20,7 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
-def _unknown_arguments(parser: argparse.ArgumentParser, arguments: argparse.Namespace, unknown: list[str]) -> None:
+def _unknown_arguments(parser: _Parser, arguments: argparse.Namespace, unknown: list[str]) -> None:
     """Exit 2 with the usage of the command the arguments were given to (not the top-level one), and the
     option meant when one is a typo of it (`scan --traget`: did you mean --target?)."""
     import difflib
@@ -37,12 +38,16 @@ def _unknown_arguments(parser: argparse.ArgumentParser, arguments: argparse.Name
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 on usage errors: keep that, without a traceback
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.command_parsers: Mapping[str, argparse.ArgumentParser] = {}  # name → a command's parser (top level only)
+
+    def error(self, message: str) -> NoReturn:  # argparse exits 2 on usage errors: keep that, without a traceback
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     parser = _Parser(
         prog="ascend-migrate",
         description="Find and fix what must change to run PyTorch or TensorFlow code on Huawei Ascend, "

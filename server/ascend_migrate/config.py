@@ -15,7 +15,6 @@ from typing import Any
 
 from ascend_migrate.taxonomy import CATEGORIES, CONFIDENCES, ROUTES, SEVERITIES, SEVERITY_RANK, is_code_selector
 
-
 DEFAULT_TORCH_VERSION = "2.8"
 DEFAULT_MINDSPORE_VERSION = "2.10"
 DEFAULT_TENSORFLOW_VERSION = "2.6"

@@ -143,8 +143,10 @@ def write_atomically(
             _write(handle, data)
             handle.flush()
             os.fsync(handle.fileno())  # the data is on the disk before the name points at it
-        if mode is not None or info is not None:
-            os.chmod(temporary, mode if mode is not None else stat.S_IMODE(info.st_mode))
+        if mode is not None:
+            os.chmod(temporary, mode)
+        elif info is not None:
+            os.chmod(temporary, stat.S_IMODE(info.st_mode))
         if keep_identity and info is not None and not _copy_identity(path, info, temporary):
             os.unlink(temporary)
             return _write_in_place(path, data, still_current)

@@ -23,8 +23,8 @@ written (`kb.cache.open_private`).
 """
 
 from __future__ import annotations
-
 import __future__
+
 import builtins
 import hashlib
 import marshal
@@ -93,7 +93,7 @@ def install() -> GeneratedCodeCache:
     for module in (attr._make, cattrs.gen):
         # Only where the module calls the builtin by its plain name: any other shape is left alone.
         if "compile" not in module.__dict__:
-            module.compile = cache.compiler_for(module)
+            module.__dict__["compile"] = cache.compiler_for(module)
     return cache
 
 
@@ -128,6 +128,6 @@ def _future_flags(module: ModuleType) -> int:
     flags = 0
     for name in __future__.all_feature_names:
         feature = getattr(__future__, name)
-        if module.__dict__.get(name) is feature:
+        if name in module.__dict__ and module.__dict__[name] is feature:
             flags |= feature.compiler_flag
     return flags

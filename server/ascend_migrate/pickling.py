@@ -23,5 +23,6 @@ def pickled_by_position(cls: type) -> type:
     def __reduce__(self):
         return cls, values(self)
 
-    cls.__reduce__ = __reduce__
+    # Installed on the class at decoration time, which mypy's method-assign check refuses by design.
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign,assignment]
     return cls

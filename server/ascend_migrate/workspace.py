@@ -22,7 +22,6 @@ from ascend_migrate.config import Settings
 from ascend_migrate.files import display_path, printable_path, read_source
 from ascend_migrate.gitignore import GitignoreTree
 
-
 Item = TypeVar("Item", bound=tuple)  # a file's work: its path first
 Outcome = TypeVar("Outcome")
 

@@ -96,7 +96,7 @@ def _chunks_from_tree(tree: ast.Module, line_count: int, first_line: int) -> lis
     starts = [_first_line(statement) for statement in body]
     # Statements on one line (`import os; import sys`) share a chunk.
     grouped: list[tuple[int, list[ast.stmt]]] = []
-    for start, statement in zip(starts, body):
+    for start, statement in zip(starts, body, strict=True):
         if grouped and grouped[-1][0] == start:
             grouped[-1][1].append(statement)
         else:

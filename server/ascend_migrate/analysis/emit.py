@@ -12,6 +12,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import PurePosixPath
+from typing import Protocol
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.analysis.restrictions import RESTRICTION_CODE
@@ -25,6 +26,19 @@ Span = tuple[int, int, int, int]  # line, column, end_line, end_column in the en
 # .cuda()); environment variables and the torch_npu import itself still need the change.
 _REMAPPED_BY_AUTO_MIGRATION = frozenset({"NPU101", "NPU102", "NPU103", "NPU105"})
 _QUALIFIED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+class Located(Protocol):
+    """What `span` reads: the position attributes ast gives expressions, statements, keywords and arguments."""
+
+    @property
+    def lineno(self) -> int: ...
+    @property
+    def end_lineno(self) -> int | None: ...
+    @property
+    def col_offset(self) -> int: ...
+    @property
+    def end_col_offset(self) -> int | None: ...
 
 
 class FindingFactory:
@@ -55,7 +69,7 @@ class FindingFactory:
         self._renderings.clear()
 
     # --- positions -------------------------------------------------------------------------------------
-    def span(self, node: ast.AST) -> Span:
+    def span(self, node: Located) -> Span:
         offset = self.line_offset
         line = node.lineno + offset
         end_line = (node.end_lineno or node.lineno) + offset
@@ -68,7 +82,7 @@ class FindingFactory:
         _, _, end_line, end_column = self.span(node)
         return end_line, end_column - len(node.attr), end_line, end_column
 
-    def substring_span(self, node: ast.AST, text: str) -> Span | None:
+    def substring_span(self, node: Located, text: str) -> Span | None:
         """The span of the first occurrence of `text` inside a one-line node's source (e.g. 'cuda' in "cuda:0")."""
         line, column, end_line, end_column = self.span(node)
         if line != end_line:

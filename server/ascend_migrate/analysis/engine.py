@@ -17,7 +17,7 @@ from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.rules.api import RuleContext
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
 from ascend_migrate.analysis.source import SourceLines
-from ascend_migrate.analysis.symbols import Binding, ClassInfo, TypeSystem, defined_methods, dotted_parts, import_bindings, qualify
+from ascend_migrate.analysis.symbols import CLASS_INFO_ATTRIBUTE, Binding, ClassInfo, TypeSystem, defined_methods, dotted_parts, import_bindings, qualify
 from ascend_migrate.analysis.walker import Walker
 from ascend_migrate.config import Settings
 from ascend_migrate.files import split_lines
@@ -101,7 +101,7 @@ def _analyze_in_pieces(lines: list[str], path: str, settings: Settings, knowledg
             return None
         for chunk in piece:
             chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
-            class_infos.append([statement.class_info for statement in _class_definitions(chunk)])
+            class_infos.append([getattr(statement, CLASS_INFO_ATTRIBUTE) for statement in _class_definitions(chunk)])
             chunk.statements = []
         analysis.chunks.extend(piece)
     try:
@@ -129,8 +129,8 @@ def _chunks_parsed_again(lines: list[str], pieces: list[tuple[int, int]], chunks
             statements = _class_definitions(fresh)
             if len(statements) != len(class_infos[index]):
                 raise _PieceChanged
-            for statement, info in zip(statements, class_infos[index]):
-                statement.class_info = info  # the walk uses the pre-pass's own info, as with one tree
+            for statement, info in zip(statements, class_infos[index], strict=True):
+                setattr(statement, CLASS_INFO_ATTRIBUTE, info)  # the walk uses the pre-pass's own info, as with one tree
             chunk.statements = fresh.statements
             yield chunk
     if position != len(chunks):
@@ -158,7 +158,7 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
                              methods=defined_methods(statement))
             classes[statement.name] = info
             chunk.class_infos[statement.name] = info
-            statement.class_info = info  # the walk uses this definition's own info, even if the name is reused
+            setattr(statement, CLASS_INFO_ATTRIBUTE, info)  # the walk uses this definition's own info, even if the name is reused
             bindings[statement.name] = ("class", info)
             signature.append((statement.name, "class", info.bases))
         elif statement_type is ast.FunctionDef or statement_type is ast.AsyncFunctionDef:
@@ -235,7 +235,7 @@ def is_program_statement(statement: ast.stmt) -> bool:
     """A top-level statement that makes a module a program rather than a library: the `__main__` guard, a
     loop, or a bare call of a local function (`main()`, `train(args)`)."""
     statement_type = type(statement)
-    if statement_type is ast.If:
+    if type(statement) is ast.If:
         test = statement.test
         if type(test) is ast.Compare and len(test.comparators) == 1 and type(test.ops[0]) is ast.Eq:
             sides = (test.left, test.comparators[0])
@@ -244,7 +244,7 @@ def is_program_statement(statement: ast.stmt) -> bool:
         return False
     if statement_type in (ast.For, ast.While, ast.AsyncFor):
         return True
-    return statement_type is ast.Expr and type(statement.value) is ast.Call and type(statement.value.func) is ast.Name
+    return type(statement) is ast.Expr and type(statement.value) is ast.Call and type(statement.value.func) is ast.Name
 
 
 AUTO_MIGRATION_MODULE = "torch_npu.contrib.transfer_to_npu"

@@ -154,9 +154,10 @@ def _renders_under(chunk: Chunk, modules: set[str], knowledge_base: KnowledgeBas
 def _rewalk(chunk: Chunk, lines: list[str], runner: ChunkRunner, classes: dict, document: list[Chunk],
             index: int) -> Chunk | None:
     """The chunk analysed again from its (unchanged) text, for a module-level name it reads that changed."""
-    (fresh, *others) = parse_module(lines[chunk.start - 1:chunk.end], first_line=chunk.start) or [None]
-    if fresh is None or others or fresh.error != chunk.error:
+    parsed = parse_module(lines[chunk.start - 1:chunk.end], first_line=chunk.start)
+    if len(parsed) != 1 or parsed[0].error != chunk.error:
         return None
+    fresh = parsed[0]
     fresh.bindings = prepass_bindings(fresh, replay_bindings(document[:index], classes, 0), {})
     if fresh.bindings != chunk.bindings:
         return None

@@ -38,7 +38,7 @@ def _holds(condition: CallCondition, call: ast.Call) -> bool:
         # variable passed through (`backend=backend`) is the caller's choice, reported where it is written.
         return not isinstance(argument, ast.Name) and value in condition.values
     if condition.other_than:
-        if isinstance(argument, ast.Name):  # `dtype`, `compute_dtype`: a variable named like an allowed value
+        if isinstance(argument, ast.Name) and value is not None:  # `dtype`, `compute_dtype`: a variable named like an allowed value
             return not any(value == allowed or value.endswith("_" + allowed) for allowed in condition.other_than)
         return value is None or value not in condition.other_than
     return True
@@ -78,7 +78,7 @@ def written_value(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant):
         return str(node.value) if not isinstance(node.value, str) else node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        return f"-{node.operand.value}"
+        return "-" + str(node.operand.value)  # a number in practice; str() of anything else matches no table value
     if isinstance(node, ast.Attribute):
         return node.attr
     if isinstance(node, ast.Name):

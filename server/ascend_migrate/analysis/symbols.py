@@ -44,6 +44,11 @@ NON_TENSOR_METHODS = frozenset(
 )
 
 
+# The pre-pass hangs each module-level class's ClassInfo on its ast.ClassDef under this name (ast declares no
+# such attribute, hence getattr/setattr), so the walk uses that definition's own info even if the name is reused.
+CLASS_INFO_ATTRIBUTE = "class_info"
+
+
 @dataclass
 class ClassInfo:
     name: str
@@ -53,7 +58,7 @@ class ClassInfo:
 
 
 def defined_methods(node: ast.ClassDef) -> frozenset[str]:
-    return frozenset(item.name for item in node.body if type(item) in (ast.FunctionDef, ast.AsyncFunctionDef))
+    return frozenset(item.name for item in node.body if type(item) is ast.FunctionDef or type(item) is ast.AsyncFunctionDef)
 
 
 def is_tensor_function(qualified: str) -> bool:

@@ -32,6 +32,7 @@ from ascend_migrate.analysis.rules.api import (
     build_hooks,
 )
 from ascend_migrate.analysis.symbols import (
+    CLASS_INFO_ATTRIBUTE,
     NON_TENSOR_METHODS,
     TENSOR,
     Binding,
@@ -204,7 +205,8 @@ class Walker:
             return None  # self.conv.weight, x.shape: most chains; no need to collect their parts
         if root is node:
             return binding[1]
-        return qualify(binding, dotted_parts(node)[1])
+        dotted = dotted_parts(node)  # never None here: the chain ends in the Name found above
+        return qualify(binding, dotted[1]) if dotted is not None else None
 
     def root_name(self, node: ast.expr) -> str | None:
         while type(node) is ast.Attribute:
@@ -213,8 +215,8 @@ class Walker:
 
     def infer(self, node: ast.expr | None) -> str | None:
         """The type of an expression when it follows from what the walker has seen, else None."""
-        node_type = type(node)
-        if node_type is ast.Name:
+        # `type(node) is` in each branch (not a saved type) so the type checker narrows `node`; one builtin call each.
+        if type(node) is ast.Name:
             binding = self.lookup(node.id)
             if binding is None:
                 return None
@@ -224,22 +226,22 @@ class Walker:
             if kind == "import":
                 return None
             return None
-        if node_type is ast.Call:
+        if type(node) is ast.Call:
             return self.call_type(node)
-        if node_type is ast.Attribute:
+        if type(node) is ast.Attribute:
             value = node.value
             if type(value) is ast.Name and value.id == "self" and self.class_stack and self.class_stack[-1] is not None:
                 return self.class_stack[-1].attributes.get(node.attr)
             if node.attr in ("T", "mT", "H", "data", "grad", "real", "imag") and self.infer(value) == TENSOR:
                 return TENSOR
             return None
-        if node_type is ast.BinOp:
+        if type(node) is ast.BinOp:
             if self.infer(node.left) == TENSOR or self.infer(node.right) == TENSOR:
                 return TENSOR
             return None
-        if node_type is ast.UnaryOp:
+        if type(node) is ast.UnaryOp:
             return self.infer(node.operand) if isinstance(node.op, (ast.USub, ast.Invert, ast.UAdd)) else None
-        if node_type is ast.Subscript:
+        if type(node) is ast.Subscript:
             return TENSOR if self.infer(node.value) == TENSOR else None
         return None
 
@@ -302,9 +304,9 @@ class Walker:
     def visit_call(self, node: ast.Call) -> None:
         func = node.func
         func_type = type(func)
-        if func_type is ast.Attribute:
+        if type(func) is ast.Attribute:
             self.visit_attribute(func, node)
-        elif func_type is ast.Name:
+        elif type(func) is ast.Name:
             binding = self.lookup(func.id)
             if binding is not None and binding[0] == "import":
                 for handler in self._on_reference:
@@ -426,19 +428,18 @@ class Walker:
             self.visit(target)
 
     def visit_target(self, target: ast.expr, value_type: str | None) -> None:
-        target_type = type(target)
-        if target_type is ast.Name:
+        if type(target) is ast.Name:
             self.bind(target.id, ("value", value_type))
-        elif target_type is ast.Attribute:
+        elif type(target) is ast.Attribute:
             value = target.value
             if type(value) is ast.Name and value.id == "self" and self.class_stack and self.class_stack[-1] is not None:
                 self.class_stack[-1].attributes[target.attr] = value_type
                 return
             self.visit_attribute(target)
-        elif target_type in (ast.Tuple, ast.List):
+        elif type(target) is ast.Tuple or type(target) is ast.List:
             for element in target.elts:
                 self.visit_target(element, None)
-        elif target_type is ast.Starred:
+        elif type(target) is ast.Starred:
             self.visit_target(target.value, None)
         else:
             self.visit(target)
@@ -537,7 +538,7 @@ class Walker:
         # Types of a module's classes go by name (local:Net): a chunk defining a class reads that name too, so
         # that defining another class of the same name elsewhere analyses this one again.
         self.referenced.add(node.name)
-        info = getattr(node, "class_info", None)  # a module-level class: made by the pre-pass
+        info = getattr(node, CLASS_INFO_ATTRIBUTE, None)  # a module-level class: made by the pre-pass
         if info is None:
             info = ClassInfo(node.name, tuple(base for base in (self.base_type(base) for base in node.bases) if base),
                              methods=defined_methods(node))

@@ -89,7 +89,7 @@ def run(arguments: argparse.Namespace) -> int:
         # Each file is written as soon as its fix is known, so the time in which an edit saved by the user could
         # race the write is one file's fix, not the whole run; _write refuses when the bytes changed even so.
         with _termination_as_interrupt():
-            for (path_text, display), (outcome, skip) in zip(work, _fix_files(work, settings, arguments.unsafe, jobs)):
+            for (path_text, display), (outcome, skip) in zip(work, _fix_files(work, settings, arguments.unsafe, jobs), strict=True):
                 if skip is not None:
                     problems.append((display, skip[0], skip[1]))
                     continue
@@ -183,9 +183,9 @@ class _Skip(Exception):
 
 
 def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) -> _Outcome:
+    from ascend_migrate.files import decode_source, read_source_bytes
     from ascend_migrate.fixes import fix_until_stable
     from ascend_migrate.fixes.syntax import parse
-    from ascend_migrate.files import decode_source, read_source_bytes
 
     try:
         data = read_source_bytes(path)

@@ -19,8 +19,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ascend_migrate.taxonomy import ROUTES
 from ascend_migrate.commands.common import print_error
+from ascend_migrate.taxonomy import ROUTES
 
 EXIT_CLEAN = 0
 EXIT_FAILED = 1
@@ -88,6 +88,7 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
     from ascend_migrate.kb.numeric import load_record
 
     entries = knowledge_base.entries
+    coverage_report: dict[str, object] = {}
     report = {
         "directory": str(knowledge_base.directory),
         "entries": len(entries),
@@ -97,19 +98,19 @@ def _stats(knowledge_base, arguments: argparse.Namespace) -> int:
         "routes": dict(sorted(Counter(entry.route for entry in entries).items())),
         "matches": dict(sorted(Counter(entry.match for entry in entries).items())),
         "inventory_names": sum(len(names) for names in knowledge_base.inventory.values()),
-        "coverage": {},
+        "coverage": coverage_report,
     }
     usage_file = coverage.usage_path(knowledge_base)
     if usage_file.is_file():
         rows = coverage.load_usage(usage_file)
         for route in ROUTES:
             measured = coverage.route_coverage(knowledge_base, route, rows, arguments.torch_version, arguments.mindspore_version)
-            report["coverage"][route] = measured.to_json()
+            coverage_report[route] = measured.to_json()
     method_file = knowledge_base.directory / coverage.METHOD_USAGE_FILE
     if method_file.is_file():
         view = knowledge_base.view("mindspore", arguments.torch_version, arguments.mindspore_version)
         record = load_record(knowledge_base.directory)
-        report["coverage"]["mindspore_tensor_methods"] = coverage.measure(view, coverage.load_method_usage(method_file), record).to_json()
+        coverage_report["mindspore_tensor_methods"] = coverage.measure(view, coverage.load_method_usage(method_file), record).to_json()
     if arguments.json:
         print(json.dumps(report, indent=2))
         return EXIT_CLEAN

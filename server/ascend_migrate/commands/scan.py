@@ -65,9 +65,9 @@ def run(arguments: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-    for error in result.errors:
-        location = f"{error.path}:{error.line}" if error.line else error.path
-        print(f"ascend-migrate: {location}: {error.message}", file=sys.stderr)
+    for problem in result.errors:
+        location = f"{problem.path}:{problem.line}" if problem.line else problem.path
+        print(f"ascend-migrate: {location}: {problem.message}", file=sys.stderr)
     options = ReportOptions(color=sys.stdout.isatty() and arguments.output is None, bom=arguments.bom)
     try:
         writer(arguments.format)(result, arguments.output, options)

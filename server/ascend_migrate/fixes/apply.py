@@ -314,7 +314,7 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
     result = list(edits)
     if add:
         first_use: dict[str, int] = {}
-        for fix, fix_edits in zip(fixes, edits_by_fix):
+        for fix, fix_edits in zip(fixes, edits_by_fix, strict=True):
             if fix_edits:
                 line = min(edit.line for edit in fix_edits)
                 for statement in fix.add_imports:

@@ -14,7 +14,7 @@ import libcst
 from ascend_migrate.fixes import work
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.families.base import Span
-from ascend_migrate.fixes.text import LineIndex, TextEdit
+from ascend_migrate.fixes.text import LineIndex
 
 _EMPTY_MODULE = libcst.Module([])
 _TIGHT_EQUAL = libcst.AssignEqual(whitespace_before=libcst.SimpleWhitespace(""), whitespace_after=libcst.SimpleWhitespace(""))
@@ -89,12 +89,12 @@ def rewrite_call(
     args = _without(args, removed)
 
     for name, value_text in set_values.items():
-        number = _find(args, name, positions)
+        found = _find(args, name, positions)
         value = _expression(value_text)
-        if number is None:
+        if found is None:
             args = _appended(call, args, _keyword(name, value))
-        elif node_text(args[number].value) != value_text:
-            args[number] = args[number].with_changes(value=value)
+        elif node_text(args[found].value) != value_text:
+            args[found] = args[found].with_changes(value=value)
     for name, value_text in defaults.items():
         if _find(args, name, positions) is None:
             args = _appended(call, args, _keyword(name, _expression(value_text)))
@@ -128,7 +128,7 @@ def _positional_count(args: list[libcst.Arg]) -> int:
     return count
 
 
-def _parameter_name(arg: libcst.Arg, number: int, positional: int, positions: dict[str, int]) -> str | None:
+def _parameter_name(arg: libcst.Arg, number: int, positional: int, positions: Mapping[str, int]) -> str | None:
     if arg.keyword is not None:
         return arg.keyword.value
     if number < positional:
@@ -138,7 +138,7 @@ def _parameter_name(arg: libcst.Arg, number: int, positional: int, positions: di
     return None
 
 
-def _find(args: list[libcst.Arg], name: str, positions: dict[str, int]) -> int | None:
+def _find(args: list[libcst.Arg], name: str, positions: Mapping[str, int]) -> int | None:
     for number, arg in enumerate(args):
         if arg.keyword is not None and arg.keyword.value == name:
             return number
@@ -176,13 +176,12 @@ def _without(args: list[libcst.Arg], removed: set[int]) -> list[libcst.Arg]:
     return kept
 
 
-def closing_comma(own: libcst.Comma | libcst.MaybeSentinel, closing: libcst.Comma | libcst.MaybeSentinel):
+def closing_comma(own: libcst.Comma | libcst.MaybeSentinel, closing: libcst.Comma | libcst.MaybeSentinel) -> libcst.Comma | libcst.MaybeSentinel:
     """The comma for an element that becomes the last one: the old last element's comma (trailing comma or
     none, and the line break before the closing bracket), keeping the element's own end-of-line comment."""
     own_space = own.whitespace_after if isinstance(own, libcst.Comma) else None
-    closing_space = closing.whitespace_after if isinstance(closing, libcst.Comma) else None
     if isinstance(own_space, libcst.ParenthesizedWhitespace) and own_space.first_line.comment is not None:
-        if isinstance(closing_space, libcst.ParenthesizedWhitespace):
+        if isinstance(closing, libcst.Comma) and isinstance(closing_space := closing.whitespace_after, libcst.ParenthesizedWhitespace):
             merged = closing_space.with_changes(first_line=own_space.first_line)
             return closing.with_changes(whitespace_after=merged)
         return own  # keep the comma: dropping it would glue the comment to the closing bracket

@@ -272,6 +272,7 @@ def _without_names(statement: str, doomed: set[str]) -> tuple[libcst.CSTNode, li
         line = libcst.parse_statement(statement)
     except libcst.ParserSyntaxError as error:
         raise FixError(f"cannot parse the import {statement!r}: {error.message}") from None
+    assert isinstance(line, libcst.SimpleStatementLine)  # an import statement is always a simple one
     node = line.body[0]
     assert isinstance(node, (libcst.Import, libcst.ImportFrom))
     aliases = list(node.names) if not isinstance(node.names, libcst.ImportStar) else []

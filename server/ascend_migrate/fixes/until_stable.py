@@ -87,4 +87,4 @@ def line_edits(old: str, new: str) -> list[TextEdit]:
 def _lines(text: str, index: LineIndex) -> list[str]:
     """The lines of `text`, each with its line break (the last, after the last break, may be empty)."""
     ends = index.starts[1:] + [len(text)]
-    return [text[start:end] for start, end in zip(index.starts, ends)]
+    return [text[start:end] for start, end in zip(index.starts, ends, strict=True)]

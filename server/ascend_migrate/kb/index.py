@@ -111,8 +111,8 @@ class KnowledgeBase:
         digest = cache.tables_digest(paths)
         cached = cache.load(digest)
         if cached is not None:
-            entries, inventory = cached
-            return cls(entries, inventory, directory)
+            cached_entries, cached_inventory = cached
+            return cls(cached_entries, cached_inventory, directory)
         from ascend_migrate.kb.loader import load_table  # yaml: only when the tables changed since the cache
 
         entries: list[Entry] = []

@@ -98,7 +98,7 @@ def parse_table(text: str, path: Path) -> tuple[list[Entry], dict[str, list[str]
             entries.append(reader.entry(entry_node, table_name, index, default_provenance))
     inventory: dict[str, list[str]] = {}
     if "inventory" in document:
-        for module, (module_node, names_node) in reader.mapping(document["inventory"][1], "inventory").items():
+        for module, (_module_node, names_node) in reader.mapping(document["inventory"][1], "inventory").items():
             names = reader.sequence(names_node, f"inventory.{module}")
             inventory[module] = [reader.scalar(name, f"inventory.{module}", str) for name in names]
     return entries, inventory

@@ -234,9 +234,9 @@ class _ModuleNames:
                 names.classes.update(nested.classes)
                 names.star_imports.extend(nested.star_imports)
                 names.dynamic |= nested.dynamic
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                names.functions.add(node.name)
+        for walked in ast.walk(tree):
+            if isinstance(walked, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.functions.add(walked.name)
         return names
 
 
@@ -284,11 +284,11 @@ def _dotted(node: ast.AST) -> str:
 
 def _extension_chains(tree: ast.AST) -> set[str]:
     """Every `torch_npu._C.<name>` attribute chain in a module's code."""
-    chains = set()
+    chains: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             parts = []
-            current = node
+            current: ast.expr = node
             while isinstance(current, ast.Attribute):
                 parts.append(current.attr)
                 current = current.value
@@ -352,22 +352,24 @@ class Resolvers:
         """None when it exists; the reason otherwise. Call only for names whose package `has`."""
         root = name.split(".", 1)[0]
         if root == "torch_npu":
+            if self.npu_wheel is None:
+                raise ValueError(f"{name}: torch_npu names resolve only with a torch_npu wheel (`has` says no)")
             return self.npu_wheel.resolve(name)
         reason = self.module(root).resolve(name)
         if reason is not None and not isinstance(reason, NeedsDependency) and root == "torch" and self.npu_wheel is not None:
-            return self._resolve_torch_npu_patch(name, reason)
+            return self._resolve_torch_npu_patch(self.npu_wheel, name, reason)
         return reason
 
-    def _resolve_torch_npu_patch(self, name: str, reason: str) -> str | None:
+    def _resolve_torch_npu_patch(self, npu_wheel: WheelResolver, name: str, reason: str) -> str | None:
         """torch_npu adds torch.npu (its npu module) and methods such as Tensor.npu when it is imported."""
         if name == "torch.npu" or name.startswith("torch.npu."):
-            return self.npu_wheel.resolve("torch_npu.npu" + name[len("torch.npu"):])
-        if name[len("torch."):] in self.npu_wheel.patched_torch_names:
+            return npu_wheel.resolve("torch_npu.npu" + name[len("torch.npu"):])
+        if name[len("torch."):] in npu_wheel.patched_torch_names:
             return None
         owner, _, attribute = name.rpartition(".")
-        if self.module("torch").resolve(owner) is None and attribute in self.npu_wheel.functions:
+        if self.module("torch").resolve(owner) is None and attribute in npu_wheel.functions:
             return None  # a method torch_npu defines and sets on a torch class (Tensor.npu, TypedStorage.is_npu)
-        return f"{reason}; not in {self.npu_wheel.wheel.name} either"
+        return f"{reason}; not in {npu_wheel.wheel.name} either"
 
 
 @dataclass
@@ -489,7 +491,7 @@ def _parameter_names(value: object) -> set[str] | None:
     names: set[str] = set()
     found = False
     for candidate in callables:
-        if candidate is None:
+        if candidate is None or not callable(candidate):  # inspect.signature would refuse it
             continue
         try:
             signature = inspect.signature(candidate)

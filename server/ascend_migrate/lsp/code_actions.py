@@ -28,7 +28,7 @@ class DocumentSnapshot:
     """One version of a document, with the findings of exactly that version (or None if not analysed yet)."""
 
     uri: str
-    version: int
+    version: int | None  # None after an oversize message whose version the transport could not read
     text: str
     lines: Sequence[str]
     findings: Sequence[Finding] | None
@@ -67,7 +67,7 @@ class FixAllEdits:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._by_uri: dict[str, tuple[int, tuple[Finding, ...], list[TextEdit]]] = {}
+        self._by_uri: dict[str, tuple[int | None, tuple[Finding, ...], list[TextEdit]]] = {}
 
     def get(self, snapshot: DocumentSnapshot) -> list[TextEdit]:
         findings = tuple(snapshot.findings or ())
@@ -163,10 +163,15 @@ def _our_diagnostics(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Dia
     return ours
 
 
+def _data(diagnostic: types.Diagnostic) -> dict[str, Any]:
+    """One of our diagnostics' `data` object (`_our_diagnostics` keeps only those whose data is an object)."""
+    return diagnostic.data if isinstance(diagnostic.data, dict) else {}
+
+
 def _quick_fixes(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diagnostic], encoding: str, versioned: bool) -> list[types.CodeAction]:
     actions = []
     for diagnostic in diagnostics:
-        fix_data: Any = diagnostic.data.get("fix")
+        fix_data: Any = _data(diagnostic).get("fix")
         if not isinstance(fix_data, dict):
             continue
         try:
@@ -197,7 +202,7 @@ def _ignore_actions(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diag
     actions = []
     seen: set[tuple[int, str]] = set()
     for diagnostic in diagnostics:
-        code = str(diagnostic.data.get("code") or diagnostic.code or "")
+        code = str(_data(diagnostic).get("code") or diagnostic.code or "")
         line = diagnostic.range.start.line + 1
         if not code or (line, code) in seen or line > len(snapshot.lines):
             continue
@@ -219,7 +224,7 @@ def _ignore_actions(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diag
 def _automatic_migration(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diagnostic], encoding: str, versioned: bool) -> types.CodeAction | None:
     if snapshot.settings.target != "npu":
         return None
-    npu_diagnostics = [diagnostic for diagnostic in diagnostics if str(diagnostic.data.get("category", "")).startswith("npu-")]
+    npu_diagnostics = [diagnostic for diagnostic in diagnostics if str(_data(diagnostic).get("category", "")).startswith("npu-")]
     if not npu_diagnostics:
         return None
     edit = edits.add_imports_edit(snapshot.text, AUTOMATIC_MIGRATION_IMPORTS)

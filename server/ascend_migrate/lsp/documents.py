@@ -34,7 +34,7 @@ class Position:
 class Document:
     """One open document. Not thread-safe by itself: the `DocumentStore` lock guards it."""
 
-    def __init__(self, uri: str, path: str, text: str, version: int, language_id: str = "python") -> None:
+    def __init__(self, uri: str, path: str, text: str, version: int | None, language_id: str = "python") -> None:
         self.uri = uri
         self.path = path
         self.version = version

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ascend_migrate.config import SETTING_KEYS, ConfigError, Settings, apply_overrides, find_pyproject, settings_from_pyproject
 from ascend_migrate.taxonomy import ROUTES

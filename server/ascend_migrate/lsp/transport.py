@@ -21,14 +21,14 @@ import inspect
 import json
 import logging
 import os
+import re
 import selectors
 import stat
 import sys
 import threading
-from dataclasses import dataclass
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, NoReturn, Protocol
 
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
@@ -96,7 +96,7 @@ def _describe(error: BaseException) -> str:
         try:
             from cattrs import transform_error
 
-            details = transform_error(cause)  # type: ignore[arg-type]
+            details = transform_error(cause)
             if details:
                 return "; ".join(details[:5])
         except Exception:  # an error this function cannot describe still gets a response
@@ -121,6 +121,8 @@ def _invalid_request(data: dict[str, Any]) -> _Undecodable | None:
 
 
 class AscendMigrateProtocol(LanguageServerProtocol):
+    _server: TransportServer  # pygls keeps the server it was made for here; ours is always a TransportServer
+
     def __init__(self, server, converter) -> None:
         super().__init__(server, converter)
         self.cancellation_lock = threading.Lock()
@@ -199,6 +201,7 @@ class TransportServer(LanguageServer):
     """pygls' language server with our protocol, our stdio reader, raw JSON writes and a quick shutdown."""
 
     document_sync: DocumentSync
+    protocol: AscendMigrateProtocol  # made by pygls from protocol_cls below
 
     def __init__(self, name: str, version: str) -> None:
         super().__init__(
@@ -288,6 +291,7 @@ class TransportServer(LanguageServer):
 
         async def serve() -> None:
             loop = asyncio.get_running_loop()
+            read: Callable[[int], Awaitable[bytes]]
             if _is_pollable_stream(source):
                 stream = asyncio.StreamReader()
                 await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), source)
@@ -295,8 +299,10 @@ class TransportServer(LanguageServer):
             else:
                 read_some = getattr(source, "read1", source.read)
 
-                def read(count: int) -> Awaitable[bytes]:
+                def read_in_executor(count: int) -> Awaitable[bytes]:
                     return loop.run_in_executor(None, read_some, count)
+
+                read = read_in_executor
 
             await self.serve_frames(FrameReader(read))
 
@@ -333,7 +339,7 @@ class TransportServer(LanguageServer):
             except asyncio.TimeoutError:
                 first = None
             message_id, presented = presented_token(first or b"")
-            if not token_matches(presented, token):
+            if first is None or not token_matches(presented, token):  # no first message: no token either
                 refuse(writer, message_id, f"this server needs the token in {token_file or 'its token file'} as initializationOptions.token in `initialize`")
                 return
             if state["client"] is not None:
@@ -444,7 +450,7 @@ def on_exit(hook: Callable[[], None]) -> None:
     _EXIT_HOOKS.append(hook)
 
 
-def exit_process(code: int) -> None:
+def exit_process(code: int) -> NoReturn:
     """End the process now, output flushed: threads still running (a scan) must not keep it alive."""
     for hook in _EXIT_HOOKS:
         try:

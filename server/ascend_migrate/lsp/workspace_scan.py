@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ascend_migrate.analysis.findings import FINDING_ORDER, FileResult, ScanResult
+from ascend_migrate.analysis.findings import FINDING_ORDER, FileError, FileResult, ScanResult
 from ascend_migrate.config import Settings
 from ascend_migrate.files import display_path, printable_path
 from ascend_migrate.lsp import engine
@@ -58,7 +58,7 @@ def scan_folders(
     started = time.perf_counter()
     base = folders[0].root
     work: list[tuple[Path, str, Settings]] = []
-    skipped = {}
+    skipped: dict[tuple[str, str], FileError] = {}
     seen: set[Path] = set()
     for folder in sorted(folders, key=lambda folder: len(folder.root.parts), reverse=True):
         discovered = discover([folder.root], folder.settings)

@@ -71,7 +71,8 @@ def render(result: ScanResult) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files("ascend_migrate.reports").joinpath("html_assets", name).read_text(encoding="utf-8")
+    # One name per joinpath: on Python 3.10 an installed zip's zipfile.Path takes only one.
+    return resources.files("ascend_migrate.reports").joinpath("html_assets").joinpath(name).read_text(encoding="utf-8")
 
 
 def _hash(text: str) -> str:

@@ -52,7 +52,7 @@ def document(result: ScanResult, source_root: Path | None = None) -> dict[str, A
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": [
-            _result(finding, fingerprint, sources, fix_edits) for finding, fingerprint in zip(result.findings, fingerprints)
+            _result(finding, fingerprint, sources, fix_edits) for finding, fingerprint in zip(result.findings, fingerprints, strict=True)
         ],
         "properties": {"target": result.settings.target, "filesScanned": result.files_scanned},
     }

@@ -161,8 +161,7 @@ def build_hooks(rules: Iterable[Rule], active_patterns: Mapping[str, object]) ->
 def _call_by_callee(table: dict[str, tuple[Handler, ...]]) -> Handler:
     def on_call(context: RuleContext, node: ast.Call) -> None:
         func = node.func
-        func_type = type(func)
-        handlers = table.get(func.attr if func_type is ast.Attribute else func.id if func_type is ast.Name else None)
+        handlers = table.get(func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else "")
         if handlers:
             for handler in handlers:
                 handler(context, node)

@@ -7,7 +7,6 @@ import ast
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import IMPORT, Example, Rule, RuleContext
 
-
 TORCH_NPU_NOT_IMPORTED = "torch-npu-not-imported"
 # Bound at module level by the engine's pre-pass when the module runs as a program (a `__main__` guard, a
 # top-level loop or `main()` call); not an identifier, so never a name in code.

@@ -76,7 +76,7 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
     renames = tuple(
         (difference.source, difference.target)
         for difference in entry.parameters
-        if difference.change == "renamed" and difference.target
+        if difference.change == "renamed" and difference.source and difference.target
         and (difference.source in used or _passed_by_position(difference, call))
     )
     drops = tuple(

@@ -36,6 +36,8 @@ def _general_keywords(context, call: ast.Call, qualified: str, entries) -> None:
     by_keyword = {entry.api: entry for entry in entries}
     factory = context.factory
     for keyword in call.keywords:
+        if keyword.arg is None:  # `**options`: no keyword name to look up
+            continue
         entry = by_keyword.get(keyword.arg)
         if entry is None:
             continue
@@ -51,17 +53,16 @@ def _general_keywords(context, call: ast.Call, qualified: str, entries) -> None:
 
 
 def _is_mask(node: ast.expr) -> bool:
-    node_type = type(node)
-    if node_type is ast.Compare:
+    if type(node) is ast.Compare:
         return True
-    if node_type is ast.UnaryOp and type(node.op) is ast.Invert:
+    if type(node) is ast.UnaryOp and type(node.op) is ast.Invert:
         return _is_mask(node.operand)
-    if node_type is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr):
+    if type(node) is ast.BinOp and type(node.op) in (ast.BitAnd, ast.BitOr):
         return _is_mask(node.left) or _is_mask(node.right)
     # An UPPER_CASE name (`features[INPUT_MASK]`) is a constant key, not a mask tensor.
-    if node_type is ast.Name:
+    if type(node) is ast.Name:
         return "mask" in node.id.lower() and not node.id.isupper()
-    if node_type is ast.Attribute:
+    if type(node) is ast.Attribute:
         return "mask" in node.attr.lower() and not node.attr.isupper()
     return False
 

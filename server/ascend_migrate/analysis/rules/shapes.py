@@ -93,7 +93,7 @@ def _scaled_masked_softmax(context: RuleContext, call: ast.Call) -> None:
 def _add_softmax_dropout(context: RuleContext, call: ast.Call) -> None:
     """dropout(softmax(x + mask))"""
     argument = call.args[0] if call.args else None
-    if argument is not None and context.qualified_name(call.func) in _DROPOUT and _callee(context, argument) in _SOFTMAX:
+    if type(argument) is ast.Call and context.qualified_name(call.func) in _DROPOUT and _callee(context, argument) in _SOFTMAX:
         inner = argument.args[0] if argument.args else None
         if type(inner) is ast.BinOp and type(inner.op) is ast.Add:
             context.report_pattern("add-softmax-dropout", call)
@@ -206,7 +206,8 @@ def _text_mentions_matmul(context: RuleContext, node: ast.For | ast.AsyncFor) ->
 
 
 def _uses_loop_variable(node: ast.AST, loop_names: set[str]) -> bool:
-    operands = (node.left, node.right) if type(node) is ast.BinOp else node.args[:2]
+    """Whether an operand of a matmul (`a @ b` or a 2-d matmul call) uses a loop variable."""
+    operands = [node.left, node.right] if isinstance(node, ast.BinOp) else node.args[:2] if isinstance(node, ast.Call) else []
     for operand in operands:
         if type(operand) is ast.Subscript and type(operand.slice) is ast.Name and operand.slice.id in loop_names:
             return True
@@ -248,7 +249,7 @@ def _class_signature(context: RuleContext, node: ast.ClassDef) -> None:
             continue
         if methods is None:
             methods = {item.name: ",".join(_parameter_names(item.args)) for item in node.body
-                       if type(item) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+                       if type(item) is ast.FunctionDef or type(item) is ast.AsyncFunctionDef}
         wanted = dict(part.split("(", 1) for part in parts.split(";") if "(" in part)
         if all(methods.get(name) == arguments.rstrip(")") for name, arguments in wanted.items()):
             _report_definition(context, (entry,), node)

@@ -32,13 +32,12 @@ _ENVIRONMENT_FUNCTIONS = frozenset({"os.getenv", "os.putenv", "os.unsetenv", "os
 
 def _device_value(node: ast.expr) -> str | None:
     """The device name ('cuda') a literal stands for, or None: "cuda", "cuda:0", f"cuda:{i}"."""
-    node_type = type(node)
-    if node_type is ast.Constant:
+    if type(node) is ast.Constant:
         value = node.value
         if type(value) is str and (value == "cuda" or (value.startswith("cuda:") and value[5:].isdigit())):
             return "cuda"
         return None
-    if node_type is ast.JoinedStr and node.values:
+    if type(node) is ast.JoinedStr and node.values:
         first = node.values[0]
         if type(first) is ast.Constant and type(first.value) is str and first.value in ("cuda:", "cuda"):
             return "cuda"
@@ -210,7 +209,7 @@ def on_assign(context: RuleContext, targets: list[ast.expr], value: ast.expr) ->
 def on_dict(context: RuleContext, node: ast.Dict) -> None:
     if not context.view.by_string:
         return
-    for key, value in zip(node.keys, node.values):
+    for key, value in zip(node.keys, node.values, strict=True):
         if type(key) is ast.Constant and type(key.value) is str:
             _report_by_name(context, key.value, value)
             report_environment_variable(context, key)
@@ -231,8 +230,8 @@ def on_function_definition(context: RuleContext, node: ast.FunctionDef | ast.Asy
         return
     arguments = node.args
     positional = [*arguments.posonlyargs, *arguments.args]
-    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
-    pairs += [(argument, default) for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults) if default is not None]
+    pairs = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults, strict=True))
+    pairs += [(argument, default) for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if default is not None]
     for argument, default in pairs:
         _report_by_name(context, argument.arg, default)
 

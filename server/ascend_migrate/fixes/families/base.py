@@ -77,7 +77,7 @@ class Rewrite:
         always sent, and no conversion is paid for each of the thousands of diagnostics a file may have."""
         return {
             name: value
-            for name, value in zip(_field_names(type(self)), _field_values(type(self))(self))
+            for name, value in zip(_field_names(type(self)), _field_values(type(self))(self), strict=True)
             if value is not None and value != () and value != ""
         }
 
@@ -99,21 +99,25 @@ class Rewrite:
             raise ValueError(f"{cls.NAME}: {error}") from None
 
 
-@functools.cache
-def _field_names(family: type) -> tuple[str, ...]:
+# One answer per family class, kept by functools.cache. The cached functions are declared as taking `type`:
+# mypy checks a class object passed to the cache against Hashable with its instances' `__hash__` and refuses it.
+def _compute_field_names(family: type) -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(family))
 
 
-@functools.cache
-def _field_values(family: type) -> Callable[[Any], tuple[Any, ...]]:
+def _compute_field_values(family: type) -> Callable[[Any], tuple[Any, ...]]:
     names = _field_names(family)
     getter = operator.attrgetter(*names)
     return getter if len(names) > 1 else lambda value: (getter(value),)
 
 
-@functools.cache
-def _span_positions(family: type[Rewrite]) -> tuple[int, ...]:
+def _compute_span_positions(family: type[Rewrite]) -> tuple[int, ...]:
     return tuple(_field_names(family).index(name) for name in family.SPAN_FIELDS)
+
+
+_field_names: Callable[[type], tuple[str, ...]] = functools.cache(_compute_field_names)
+_field_values: Callable[[type], Callable[[Any], tuple[Any, ...]]] = functools.cache(_compute_field_values)
+_span_positions: Callable[[type], tuple[int, ...]] = functools.cache(_compute_span_positions)
 
 
 def rewrite_from_json(name: Any, arguments: Any) -> Rewrite:

@@ -40,13 +40,12 @@ class SaveCheckpoint(Rewrite):
         if len(args) != 2 or any(arg.keyword is not None or arg.star for arg in args):
             return []  # pickle_module=..., or a saved object other than a state dict: a manual change
         state_dict = args[0].value
-        is_state_dict_call = (
+        if not (
             isinstance(state_dict, libcst.Call)
             and not state_dict.args
             and isinstance(state_dict.func, libcst.Attribute)
             and state_dict.func.attr.value == "state_dict"
-        )
-        if not is_state_dict_call:
+        ):
             return []
         try:
             new_func = parse_expression(callee)

@@ -15,7 +15,7 @@ def named(arguments: tuple[Any, ...], names: tuple[str, ...], command: str) -> d
     else:
         if len(arguments) > len(names):
             raise JsonRpcInvalidParams(message=f"{command} takes at most {len(names)} arguments ({', '.join(names)}), got {len(arguments)}")
-        values = dict(zip(names, arguments))
+        values = dict(zip(names, arguments, strict=False))  # fewer arguments than names: the rest are left out
     unknown = sorted(set(values) - set(names))
     if unknown:
         raise JsonRpcInvalidParams(message=f"{command}: unknown argument(s) {', '.join(unknown)}; expected {', '.join(names)}")

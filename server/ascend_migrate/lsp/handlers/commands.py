@@ -130,8 +130,12 @@ async def _fix_all(server: AscendMigrateServer, uri: str) -> dict[str, Any]:
     action = code_actions.fix_all_action(current, server.encoding, server.versioned_edits, server.fix_all_edits)
     if action is None:
         return {"applied": False, "edits": 0}
+    edit = action.edit
+    if edit is None:  # fix_all_action always sets one; the protocol type allows none
+        return {"applied": False, "edits": 0}
     response = await server.workspace_apply_edit_async(
-        types.ApplyWorkspaceEditParams(edit=action.edit, label="ascend-migrate: fix all safe issues")
+        types.ApplyWorkspaceEditParams(edit=edit, label="ascend-migrate: fix all safe issues")
     )
-    edit_count = sum(len(change.edits) for change in action.edit.document_changes or []) or sum(len(edits) for edits in (action.edit.changes or {}).values())
+    document_edit_count = sum(len(change.edits) for change in edit.document_changes or [] if isinstance(change, types.TextDocumentEdit))
+    edit_count = document_edit_count or sum(len(edits) for edits in (edit.changes or {}).values())
     return {"applied": bool(response.applied), "edits": edit_count}

@@ -215,8 +215,8 @@ def _analyze_open_document(server: AscendMigrateServer, uri: str) -> None:
         uri, version, "whole file" if edit is None or previous is None else f"lines {edit.start_line}-{edit.new_end_line}",
         1000 * (time.perf_counter() - started), len(diagnostics),
     )
-    for error in analysis.errors:
-        logger.debug("%s:%s: %s", path, error.line or "", error.message)
+    for problem in analysis.errors:
+        logger.debug("%s:%s: %s", path, problem.line or "", problem.message)
     if is_newest:
         server.on_loop(_publish_document, server, uri, document, version, diagnostics)
 

@@ -42,10 +42,10 @@ def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hove
 
     if finding is not None:
         entry = knowledge_base.by_key.get(finding.entry_key) if finding.entry_key else None
-        text = hover.finding_markdown(finding, entry)
+        finding_text = hover.finding_markdown(finding, entry)
         start = convert.position(lines, finding.line, finding.column, server.encoding)
         end = convert.position(lines, finding.end_line, finding.end_column, server.encoding)
-        return _markdown_hover(server, text, types.Range(start=start, end=end))
+        return _markdown_hover(server, finding_text, types.Range(start=start, end=end))
     content = lines[position.line].rstrip("\r\n")
     found = hover.name_at(content, position.character)
     if found is None:

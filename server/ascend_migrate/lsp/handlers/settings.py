@@ -82,7 +82,8 @@ async def pull_configuration(server: AscendMigrateServer) -> None:
     if results and isinstance(results[0], dict):
         apply_editor_settings(server, results[0])
     server.settings.forget_folders()
-    for uri, result in zip(folders, (results or [])[1:]):
+    # A client may answer fewer items than asked for: the folders left over keep no folder settings.
+    for uri, result in zip(folders, (results or [])[1:], strict=False):
         path = path_of_uri(uri)
         if path and isinstance(result, dict):
             server.settings.update_editor(result, folder=Path(path))

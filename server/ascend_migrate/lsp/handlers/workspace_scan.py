@@ -10,8 +10,9 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidRequest, JsonRpcRequestCancelled
