@@ -136,8 +136,8 @@ class Battery:
             return [self.value("x", variant, shape), self.value("y", variant, shape)]
         size = shape if shape is not None else _SHAPES[name]
         if variant == "probe":
-            low = -1 if name in ("x4d3", "x3d3", "x4d4", "x3d4") else 0.2
-            return generator.uniform(low, 0.9, size=size).astype(numpy.float32)
+            lowest = -1 if name in ("x4d3", "x3d3", "x4d4", "x3d4") else 0.2
+            return generator.uniform(lowest, 0.9, size=size).astype(numpy.float32)
         values = numpy.round(generator.normal(scale=2.0, size=size), 2)
         values.flat[:: 5] = 0.0  # exact zeros: signs, divisions and sign-sensitive functions show on them
         if variant in ("int64", "int32"):
@@ -211,7 +211,7 @@ class Battery:
             return "differ", f"torch returns {len(expected)} values, mindspore {len(actual)}", None
         largest = 0.0
         notes = []
-        for index, (left, right) in enumerate(zip(expected, actual)):
+        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
             if not isinstance(left, numpy.ndarray) or not isinstance(right, numpy.ndarray):
                 if type(left) is type(right) and not isinstance(left, numpy.ndarray) and left == right:
                     continue
@@ -308,7 +308,7 @@ class Call:
         return function(*arguments, **options)
 
     def one(self, values: list, torch_keywords=None, mindspore_keywords=None, compare_values: bool = True):
-        self._receivers = {}
+        self._receivers: dict[str, object] = {}  # framework → the tensor an in-place method was called on
         in_place = self.method and self.torch_callable.endswith("_")
         extra = (lambda framework: self.battery.flatten(self._receivers[framework], framework)) if in_place else None
         return self.battery.case(lambda: self.invoke("torch", values, torch_keywords or {}),
@@ -368,6 +368,8 @@ class Call:
         """The keyword parameters torch documents for the callable: its signature, or for a builtin the
         `name(...)` line its docstring opens with (`round(input, *, decimals=0, out=None)`)."""
         function = getattr(self.battery.torch.Tensor, self.torch_callable, None) if self.method else self.torch_callable
+        if function is None:  # no such method on torch.Tensor: nothing documented
+            return ()
         try:
             return tuple(name for name, parameter in inspect.signature(function).parameters.items()
                          if parameter.default is not parameter.empty)
@@ -406,7 +408,6 @@ class Layer:
         return battery.case(run_torch, run_mindspore), built.get("copied", [])
 
     def run(self) -> dict:
-        battery = self.battery
         for arguments, input_name in _LAYER_CALLS:
             inputs = self._inputs(input_name, "probe")
             (status, detail, difference), copied = self.one(arguments, {}, inputs)
@@ -438,11 +439,12 @@ class Layer:
             parameters = list(inspect.signature(self.torch_class.__init__).parameters.values())[1:]
         except (TypeError, ValueError):
             return []
-        variants = []
+        variants: list[tuple[str, bool, object]] = []
         for index, parameter in enumerate(parameters):
             if index < given or parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
                 continue
             default = parameter.default
+            value: object
             if isinstance(default, bool):
                 value = not default
             elif parameter.name in KEYWORD_VALUES and isinstance(default, (int, float, type(None))) \

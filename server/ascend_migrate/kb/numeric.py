@@ -183,7 +183,7 @@ def run_checks(knowledge_base, limit: int = 0, workers: int = 2, python: str = s
     versions = next((found for found, _ in answers if found), {})
     report = NumericReport(versions=versions)
     results = [result for _, batch_results in answers for result in batch_results]
-    for entry, result in zip(selected, results):
+    for entry, result in zip(selected, results, strict=True):  # _run_batch answers every job
         difference = result.get("max_difference")
         if difference is not None and not math.isfinite(difference):
             difference = None
