@@ -68,7 +68,39 @@ def apply(lines: list[str], start: int, end: int, replacement: list[str]) -> lis
 
 
 def as_tuples(analysis):
-    return [(f.line, f.column, f.end_line, f.end_column, f.code, f.api, f.fix) for f in analysis.findings]
+    return [(f.line, f.column, f.end_line, f.end_column, f.code, f.api, f.fix) for f in findings_of(analysis)]
+
+
+def findings_of(analysis):
+    return analysis if isinstance(analysis, list) else analysis.findings
+
+
+def parsed_only(analysis):
+    """The findings of the statements that parse (what a full analysis of the same text finds)."""
+    return [finding for chunk in analysis.chunks if not chunk.error for finding in chunk.findings]
+
+
+def kept_only(analysis):
+    return [finding for chunk in analysis.chunks if chunk.error for finding in chunk.findings]
+
+
+def expected_kept(before, after, line, replacement):
+    """What the statements that stopped parsing keep after line `line` became `replacement`: the earlier
+    findings on their lines, moved by the change in line count, except those on a line whose text changed
+    or across an inserted line (written out for these three kinds of edit, not with the engine's code)."""
+    inserted = replacement[:1] == [before.lines[line - 1]] and len(replacement) == 2
+    unchanged = replacement == [before.lines[line - 1]]
+    delta = len(replacement) - 1
+    kept = []
+    for finding in before.findings:
+        if inserted and finding.line <= line < finding.end_line:
+            continue
+        if not inserted and not unchanged and finding.line <= line <= finding.end_line:
+            continue
+        moved = finding.shifted(delta) if finding.line > line else finding
+        if any(chunk.error and chunk.start <= moved.line and moved.end_line <= chunk.end for chunk in after.chunks):
+            kept.append(moved)
+    return as_tuples(kept)
 
 
 @pytest.mark.parametrize("target", ["npu", "mindspore"])
@@ -84,7 +116,8 @@ def test_every_single_line_edit_matches_a_full_analysis(test_knowledge_base, tar
             edit = LineEdit(line, line, line + len(replacement) - 1)
             incremental = analyze_document(new_text, "train.py", settings, before, edit, test_knowledge_base)
             full = analyze_module(new_text, "train.py", settings, test_knowledge_base)
-            assert as_tuples(incremental) == as_tuples(full), (line, replacement)
+            assert as_tuples(parsed_only(incremental)) == as_tuples(full), (line, replacement)
+            assert as_tuples(kept_only(incremental)) == expected_kept(before, incremental, line, replacement), (line, replacement)
             assert [e.line for e in incremental.errors] == [e.line for e in full.errors], (line, replacement)
             checked += 1
     assert checked == 3 * len(lines)
@@ -136,3 +169,41 @@ def test_line_edits_compose():
     assert LineEdit(2, 2, 4).then(LineEdit(3, 3, 3)) == LineEdit(2, 2, 4)
     # Delete three lines, then type above them.
     assert LineEdit(5, 8, 5).then(LineEdit(1, 1, 1)) == LineEdit(1, 8, 5)
+
+
+def test_a_statement_being_typed_keeps_its_findings_until_it_parses_again(test_knowledge_base):
+    settings = Settings(target="npu")
+    lines = SCRIPT.split("\n")
+    sync = len(lines) - lines[::-1].index("    torch.cuda.synchronize()")  # the last line of train()
+    cuda = lines.index("    model = model.cuda()") + 1
+    before = analyze_module(SCRIPT, "train.py", settings, test_knowledge_base)
+    in_train = [(f.line, f.api) for f in before.findings if cuda <= f.line <= sync]
+    assert len(in_train) >= 3
+    # Enter at the end of `model = model.cuda()`, then `mem = torch.` on the new line.
+    typing = apply(lines, cuda, cuda, [lines[cuda - 1], "    mem = torch."])
+    during = analyze_document("\n".join(typing), "train.py", settings, before, LineEdit(cuda, cuda, cuda + 1), test_knowledge_base)
+    assert [e.line for e in during.errors] == [analyze_module("\n".join(typing), "train.py", settings).errors[0].line]
+    assert [(f.line, f.api) for f in during.findings if cuda <= f.line <= sync + 1] == [
+        (line + (line > cuda), api) for line, api in in_train
+    ]
+    # The next keystroke starts from the analysis that kept them: they stay.
+    typing[cuda] = "    mem = torch.c"
+    still = analyze_document("\n".join(typing), "train.py", settings, during, LineEdit(cuda + 1, cuda + 1, cuda + 1), test_knowledge_base)
+    assert [(f.line, f.api) for f in still.findings] == [(f.line, f.api) for f in during.findings]
+    # Once the line parses, the findings are the engine's own again, the new line's included.
+    typing[cuda] = "    mem = torch.cuda.synchronize()"
+    parsed = analyze_document("\n".join(typing), "train.py", settings, still, LineEdit(cuda + 1, cuda + 1, cuda + 1), test_knowledge_base)
+    assert not parsed.errors
+    assert as_tuples(parsed) == as_tuples(analyze_module("\n".join(typing), "train.py", settings, test_knowledge_base))
+    assert (cuda + 1, "torch.cuda.synchronize") in [(f.line, f.api) for f in parsed.findings]
+
+
+def test_a_file_that_does_not_parse_on_its_own_keeps_nothing(test_knowledge_base):
+    """The CLI's view: without an earlier analysis, the function that does not parse has no findings and the
+    syntax error is reported."""
+    settings = Settings(target="npu")
+    text = SCRIPT.replace("    model = model.cuda()\n", "    model = model.cuda()\n    mem = torch.\n")
+    analysis = analyze_document(text, "train.py", settings, None, None, test_knowledge_base)
+    (error,) = analysis.errors
+    assert error.message.startswith("syntax error")
+    assert not [f for f in analysis.findings if f.api == "torch.Tensor.cuda"]

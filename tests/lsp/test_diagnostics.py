@@ -121,3 +121,32 @@ async def test_a_file_that_stops_parsing_keeps_the_findings_of_the_statements_th
     open_document(client, uri, text)
     (diagnostic,) = await diagnostics_for(client, uri, 1)
     assert diagnostic.range.start == types.Position(3, 4)
+
+
+def typed(client, uri: str, version: int, line: int, character: int, text: str) -> None:
+    """The client inserts `text` at (line, character), as a keystroke does."""
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line, character), end=types.Position(line, character)), text=text)],
+        )
+    )
+
+
+async def test_squiggles_stay_while_a_line_in_their_function_is_being_typed(client):
+    uri = "file:///project/typing.py"
+    text = "import torch\n\ndef train(model):\n    model = model.cuda()\n    torch.cuda.synchronize()\n    return model\n"
+    open_document(client, uri, text)
+    before = [(d.range.start.line, d.code) for d in await diagnostics_for(client, uri, 1)]
+    assert before == [(3, "NPU105"), (4, "NPU101")]
+    typed(client, uri, 2, 3, len("    model = model.cuda()"), "\n    ")  # Enter after the .cuda() line
+    assert [(d.range.start.line, d.code) for d in await diagnostics_for(client, uri, 2)] == [(3, "NPU105"), (5, "NPU101")]
+    typed(client, uri, 3, 4, 4, "mem = torch.")  # the function no longer parses
+    assert [(d.range.start.line, d.code) for d in await diagnostics_for(client, uri, 3)] == [(3, "NPU105"), (5, "NPU101")]
+    typed(client, uri, 4, 4, 16, "cuda")
+    assert [(d.range.start.line, d.code) for d in await diagnostics_for(client, uri, 4)] == [(3, "NPU105"), (5, "NPU101")]
+    typed(client, uri, 5, 4, 20, ".synchronize()")  # it parses again: the new line is flagged too
+    assert [(d.range.start.line, d.code) for d in await diagnostics_for(client, uri, 5)] == [
+        (3, "NPU105"), (4, "NPU101"), (5, "NPU101")
+    ]

@@ -6,9 +6,16 @@ their new text is parsed on its own, and the chunks after them keep their findin
 in line count. When what the region binds at module level changes (an import, a class, a module-level
 variable's type), the chunks that read one of those names are analysed again too; when an import changes
 (replacements are written with the file's own import names) the whole document is.
+
+A statement that stops parsing while it is being typed (`mem = torch.` inside a function) keeps the findings
+it had before the edit, moved with the lines around them, until it parses again: squiggles do not vanish
+while the user types. Only findings on lines the edit changed are dropped. The CLI never passes a previous
+analysis, so a file on disk that does not parse is reported as it is.
 """
 
 from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
 
 from ascend_migrate.analysis.chunks import Chunk, collector_paused, parse_module
 from ascend_migrate.analysis.engine import (
@@ -39,7 +46,54 @@ def analyze_document(
     lines = split_lines(text)
     with collector_paused():
         reused = _reanalyse_region(previous, lines, edit, knowledge_base)
-    return reused if reused is not None else analyze_module(text, path, settings, knowledge_base)
+    analysis = reused if reused is not None else analyze_module(text, path, settings, knowledge_base)
+    _keep_last_good_findings(analysis, previous, edit)
+    return analysis
+
+
+def _keep_last_good_findings(analysis: ModuleAnalysis, previous: ModuleAnalysis, edit: LineEdit) -> None:
+    """Give each chunk of `analysis` that does not parse the findings `previous` had on its lines, moved by
+    the edit, except those on lines whose text changed (their columns and meaning may no longer hold)."""
+    unparsed = [chunk for chunk in analysis.chunks if chunk.error and not chunk.findings]
+    if not unparsed or not previous.findings:
+        return
+    changed = _changed_lines(previous.lines, analysis.lines, edit)
+    if changed is None:
+        return
+    start, old_end, new_end = changed
+    delta = new_end - old_end
+    old_findings = previous.findings
+    old_starts = [finding.line for finding in old_findings]  # chunks are in line order, findings in each too
+
+    def old_line(line: int, edge: int) -> int:
+        """Line `line` of the new text in the old text's numbering; `edge` where it is a changed line."""
+        if line < start:
+            return line
+        return line - delta if line > new_end else edge
+
+    for chunk in unparsed:
+        first, last = old_line(chunk.start, start), old_line(chunk.end, old_end)
+        kept = []
+        for finding in old_findings[bisect_left(old_starts, first):bisect_right(old_starts, last)]:
+            if finding.end_line > last or (finding.line <= old_end and finding.end_line >= start):
+                continue  # runs out of the chunk, or touches a changed line
+            kept.append(finding.shifted(delta) if finding.line > old_end else finding)
+        chunk.findings = kept
+
+
+def _changed_lines(old: list[str], new: list[str], edit: LineEdit) -> tuple[int, int, int] | None:
+    """The edit narrowed to the lines whose text really changed: (start, old_end, new_end), 1-based and
+    inclusive (an end below the start when lines were only inserted or deleted). Pressing Enter reports the
+    line it was pressed on as edited; that line's findings still stand. None when the edit does not fit."""
+    start, old_end, new_end = edit.start_line, edit.old_end_line, edit.new_end_line
+    if start < 1 or old_end > len(old) or new_end > len(new) or len(new) - len(old) != new_end - old_end:
+        return None
+    while start <= old_end and start <= new_end and old[start - 1] == new[start - 1]:
+        start += 1
+    while old_end >= start and new_end >= start and old[old_end - 1] == new[new_end - 1]:
+        old_end -= 1
+        new_end -= 1
+    return start, old_end, new_end
 
 
 def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit, knowledge_base) -> ModuleAnalysis | None:
