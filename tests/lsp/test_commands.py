@@ -49,6 +49,16 @@ async def execute(client: LanguageClient, command: str, *arguments):
     return await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=list(arguments)))
 
 
+async def test_export_report_before_any_scan_says_so_in_plain_words(client):
+    """First in this module: each client's server has scanned nothing yet."""
+    with pytest.raises(JsonRpcException) as error:
+        await execute(client, "ascend-migrate.exportReport", {"format": "json", "path": "before-scan.json"})
+    assert error.value.code == types.ErrorCodes.InvalidRequest
+    assert error.value.message == "no workspace scan yet; scan the workspace first"
+    assert error.value.data == {"reason": "no-scan"}
+    assert not (client.workspace_root / "before-scan.json").exists()
+
+
 async def test_the_scan_reports_progress_publishes_closed_files_and_returns_a_summary(client):
     root: Path = client.workspace_root
     open_uri = (root / "open_in_editor.py").as_uri()
@@ -60,6 +70,7 @@ async def test_the_scan_reports_progress_publishes_closed_files_and_returns_a_su
         "files": 4,
         "findings": 12,  # not the one on disk in open_in_editor.py: the scan takes the editor's text
         "categories": {"npu-affinity": 1, "npu-rename": 10, "npu-unsupported": 1},
+        "severities": {"error": 1, "warning": 10, "information": 0, "hint": 1},  # as published: checked below
         "errors": 0,
         "cancelled": False,
     }
@@ -74,6 +85,8 @@ async def test_the_scan_reports_progress_publishes_closed_files_and_returns_a_su
     ddp = (root / "distributed" / "ddp.py").as_uri()
     assert [d.code for d in client.diagnostics[train]] == ["NPU203", "NPU301", "NPU102", "NPU101", "NPU101", "NPU105", "NPU105", "NPU101"]
     assert [d.code for d in client.diagnostics[ddp]] == ["NPU103", "NPU102", "NPU105", "NPU101"]
+    published = [d.severity.name.lower() for uri in (train, ddp) for d in client.diagnostics[uri]]
+    assert summary["severities"] == {name: published.count(name) for name in ("error", "warning", "information", "hint")}
     # The open document keeps its live diagnostics; excluded and ignored files get none.
     assert [params.version for params in client.published[open_uri]] == [1]
     assert (root / "venv" / "vendored.py").as_uri() not in client.published
@@ -214,3 +227,33 @@ async def test_export_report_never_follows_or_replaces_a_symlink(client, tmp_pat
     finally:  # the workspace is shared with the other tests, whose scans must not see the links
         (root / "link.json").unlink()
         (root / "linked-directory").unlink()
+
+
+async def test_a_target_switch_reanalyses_the_closed_files_the_scan_published_and_makes_its_report_stale(client):
+    root: Path = client.workspace_root
+    await execute(client, "ascend-migrate.scanWorkspace")
+    train = (root / "train.py").as_uri()
+    assert {d.code[:3] for d in client.diagnostics[train]} == {"NPU"}
+    count = len(client.published[train])
+    await execute(client, "ascend-migrate.setTarget", "mindspore")
+    try:
+        await wait_until(lambda: len(client.published[train]) > count, what="train.py published again")
+        codes = [d.code for d in client.published[train][-1].diagnostics]
+        assert codes and all(code.startswith("MS") for code in codes), codes
+        with pytest.raises(JsonRpcException) as error:
+            await execute(client, "ascend-migrate.exportReport", {"format": "json", "path": "stale.json"})
+        assert error.value.data == {"reason": "stale-scan"}
+        assert error.value.message == (
+            "the last workspace scan is out of date (the target or settings changed since); scan the workspace again"
+        )
+        assert not (root / "stale.json").exists()
+        await execute(client, "ascend-migrate.scanWorkspace")
+        result = await execute(client, "ascend-migrate.exportReport", {"format": "json", "path": "fresh.json"})
+        assert json.loads((root / "fresh.json").read_text(encoding="utf-8"))["findings"][0]["code"].startswith("MS")
+        assert result["findings"] > 0
+    finally:
+        count = len(client.published[train])
+        await execute(client, "ascend-migrate.setTarget", "npu")
+        await wait_until(lambda: len(client.published[train]) > count, what="train.py published again for npu")
+        (root / "fresh.json").unlink(missing_ok=True)
+    assert {d.code[:3] for d in client.published[train][-1].diagnostics} == {"NPU"}

@@ -38,7 +38,11 @@ class AscendMigrateServer(TransportServer):
         self.fix_all_edits = FixAllEdits()
         self.recent_caches: dict[str, Document] = {}  # touched by the analysis worker only
         self.scan_diagnostics: dict[str, list[str]] = {}  # uri → what the last scan published
+        self.scan_settings: dict[str, Settings] = {}  # uri → the settings its published diagnostics were found with
         self.last_scan: Any = None
+        # path of each scanned folder and file → the settings the last scan used: while any differs from the
+        # settings it has now, the scan is stale (its report would describe other settings)
+        self.last_scan_settings: dict[str, Settings] = {}
         self.settings_pulled: asyncio.Event | None = None  # set once the first workspace/configuration is answered
         self.background_tasks: set[asyncio.Future] = set()  # referenced until done (asyncio keeps weak references)
 

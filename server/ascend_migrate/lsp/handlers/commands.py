@@ -13,7 +13,7 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
 from ascend_migrate.lsp import code_actions
 from ascend_migrate.lsp.handlers.arguments import named, string
 from ascend_migrate.lsp.handlers.documents import reanalyze_all, snapshot
-from ascend_migrate.lsp.handlers.workspace_scan import SCAN_WORKSPACE, workspace_roots
+from ascend_migrate.lsp.handlers.workspace_scan import scan_is_stale, workspace_roots
 from ascend_migrate.lsp.server import AscendMigrateServer
 
 EXPORT_REPORT = "ascend-migrate.exportReport"
@@ -21,6 +21,9 @@ LOOKUP = "ascend-migrate.lookup"
 FIX_ALL = "ascend-migrate.fixAll"
 SET_TARGET = "ascend-migrate.setTarget"
 LOOKUP_LIMIT = 200
+# exportReport's refusals, in the error's `data.reason`
+NO_SCAN = "no-scan"
+STALE_SCAN = "stale-scan"
 
 
 def register(server: AscendMigrateServer) -> None:
@@ -63,8 +66,14 @@ def _export_report(server: AscendMigrateServer, values: dict[str, Any]) -> dict[
         raise JsonRpcInvalidParams(message=f"{EXPORT_REPORT}: `overwrite` must be true or false, got {overwrite!r}")
     if format_name not in FORMATS:
         raise JsonRpcInvalidParams(message=f"{EXPORT_REPORT}: format must be one of {sorted(FORMATS)}, got {format_name!r}")
+    # Plain words (an editor shows them as they are); `data.reason` is for a client that acts on the refusal.
     if server.last_scan is None:
-        raise JsonRpcInvalidRequest(message=f"{EXPORT_REPORT}: there is no scan to report yet; run {SCAN_WORKSPACE} first")
+        raise JsonRpcInvalidRequest(message="no workspace scan yet; scan the workspace first", data={"reason": NO_SCAN})
+    if scan_is_stale(server):
+        raise JsonRpcInvalidRequest(
+            message="the last workspace scan is out of date (the target or settings changed since); scan the workspace again",
+            data={"reason": STALE_SCAN},
+        )
     output = _export_destination(workspace_roots(server), path, format_name, overwrite)
     try:
         write = writer(format_name)

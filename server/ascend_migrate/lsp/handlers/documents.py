@@ -139,12 +139,27 @@ def schedule(server: AscendMigrateServer, uri: str) -> None:
 
 
 def reanalyze_all(server: AscendMigrateServer) -> None:
+    """After a settings change (target, versions, pyproject.toml): every open document, and every closed
+    file the last workspace scan published diagnostics for, analysed again with the settings it has now."""
     with server.lock:
         uris = list(server.documents)
         for document in server.documents.values():
             document.needs_full_analysis = True
     for uri in uris:
         schedule(server, uri)
+    _reanalyze_scanned(server)
+
+
+def _reanalyze_scanned(server: AscendMigrateServer) -> None:
+    """The closed files whose scan diagnostics were found with other settings than they have now are
+    analysed again: a target switch must not leave the old target's findings in the Problems panel. (Files
+    the scan found clean may have findings under the new settings: only a new scan finds those, and until
+    then exportReport refuses the stale scan.)"""
+    with server.lock:
+        scanned = {uri: settings for uri, settings in server.scan_settings.items() if uri not in server.documents}
+    for uri, settings in scanned.items():
+        if server.settings.for_path(path_of(uri)) != settings:
+            server.worker.request(uri, lambda uri=uri: _analyze_file_on_disk(server, uri))
 
 
 def snapshot(server: AscendMigrateServer, uri: str) -> DocumentSnapshot | None:
@@ -266,12 +281,16 @@ def _analyze_file_on_disk(server: AscendMigrateServer, uri: str) -> None:
         text = read_source(Path(path))
     except (OSError, ValueError):
         server.on_loop(publish, server, uri, [], None)
-        server.scan_diagnostics.pop(uri, None)
+        with server.lock:
+            server.scan_diagnostics.pop(uri, None)
+            server.scan_settings.pop(uri, None)
         return
     analysis = engine.analyze(text, path, settings, None, None)
     lines = split_lines(text)
     diagnostics = [convert.diagnostic_json(finding, lines, server.encoding) for finding in analysis.findings]
-    server.scan_diagnostics[uri] = diagnostics
+    with server.lock:
+        server.scan_diagnostics[uri] = diagnostics
+        server.scan_settings[uri] = settings
 
     def publish_if_still_closed() -> None:
         with server.lock:

@@ -18,6 +18,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidRequest, JsonRpcRequestCancelled
 
 from ascend_migrate.lsp import convert
+from ascend_migrate.taxonomy import SEVERITIES
 from ascend_migrate.lsp.documents import split_lines
 from ascend_migrate.lsp.handlers.arguments import named
 from ascend_migrate.lsp.handlers.documents import publish
@@ -45,6 +46,14 @@ def workspace_roots(server: AscendMigrateServer) -> list[Path]:
         if path and Path(path).is_dir() and Path(path) not in roots:
             roots.append(Path(path))
     return roots
+
+
+def scan_is_stale(server: AscendMigrateServer) -> bool:
+    """Whether a scanned folder's or file's settings changed since the last scan (the target, a version, a
+    pyproject.toml): its findings describe the old settings, and files it found clean may not be clean now."""
+    with server.lock:
+        used_by_scan = dict(server.last_scan_settings)
+    return any(server.settings.for_path(path) != settings for path, settings in used_by_scan.items())
 
 
 def _open_text_reader(server: AscendMigrateServer) -> Callable[[Path], str | None]:
@@ -133,9 +142,15 @@ async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
         def is_cancelled() -> bool:
             return cancelled.is_set() or progress.cancelled() or server.stopping.is_set()
 
+        used_settings: dict[str, Any] = {}  # each file's settings as the scan read them (they may change meanwhile)
+
+        def settings_for(path: Path) -> Any:
+            used_settings[os.path.normpath(path)] = settings = server.settings.for_path(path)
+            return settings
+
         try:
             scan = await _in_thread(
-                lambda: scan_folders(folders, open_text, progress=progress, cancelled=is_cancelled, settings_for=server.settings.for_path)
+                lambda: scan_folders(folders, open_text, progress=progress, cancelled=is_cancelled, settings_for=settings_for)
             )
         except Exception as error:
             progress.end("failed")
@@ -148,7 +163,7 @@ async def _scan_workspace(server: AscendMigrateServer) -> dict[str, Any]:
         if cancelled.is_set() and was_cancelled:
             raise JsonRpcRequestCancelled(message=f"{SCAN_WORKSPACE} was cancelled")
         server.last_scan = result
-        _publish_scan(server, scan)
+        _publish_scan(server, scan, folders, used_settings)
         return summary
     finally:
         server.forget_cancellation(message_id)
@@ -182,18 +197,22 @@ def _settle(future: asyncio.Future, value: Any, error: BaseException | None) -> 
 
 def _summary(result: Any, cancelled: bool) -> dict[str, Any]:
     categories = Counter(finding.category for finding in result.findings)
+    severities = Counter(finding.severity for finding in result.findings)
     return {
         "files": result.files_scanned,
         "findings": len(result.findings),
         "categories": dict(sorted(categories.items())),
+        # Named as the LSP names diagnostic severities: an editor's Problems panel may hide hints.
+        "severities": {"information" if name == "info" else name: severities.get(name, 0) for name in SEVERITIES},
         "errors": len(result.errors),
         "cancelled": cancelled,
         "seconds": round(result.seconds, 3),
     }
 
 
-def _publish_scan(server: AscendMigrateServer, scan: Any) -> None:
-    """Diagnostics for every scanned file that is not open (open ones show their live analysis)."""
+def _publish_scan(server: AscendMigrateServer, scan: Any, folders: list[Any], used_settings: dict[str, Any]) -> None:
+    """Diagnostics for every scanned file that is not open (open ones show their live analysis); and the
+    settings each was found with, so that a settings change can analyse them again and mark the scan stale."""
     result = scan.result
     by_path: dict[str, list[Any]] = {}
     for finding in result.findings:
@@ -202,6 +221,8 @@ def _publish_scan(server: AscendMigrateServer, scan: Any) -> None:
         open_uris = set(server.documents)
         uri_of_open_path = {os.path.normpath(document.path): uri for uri, document in server.documents.items() if document.path}
     published: dict[str, list[str]] = {}
+    published_settings: dict[str, Any] = {}
+    used_by_scan = {str(folder.root): folder.settings for folder in folders} | used_settings
     for path, findings in by_path.items():
         file = scan.files.get(path)
         if file is None:
@@ -210,9 +231,13 @@ def _publish_scan(server: AscendMigrateServer, scan: Any) -> None:
         uri = uri_of_open_path.get(os.path.normpath(file)) or uri_of_path(file)
         lines = split_lines(result.sources.get(path, ""))
         published[uri] = [convert.diagnostic_json(finding, lines, server.encoding) for finding in findings]
+        published_settings[uri] = used_settings.get(os.path.normpath(file)) or server.settings.for_path(file)
     for uri in set(server.scan_diagnostics) - set(published) - open_uris:
         publish(server, uri, [], None)  # fixed since the last scan
-    server.scan_diagnostics = published
+    with server.lock:
+        server.scan_diagnostics = published
+        server.scan_settings = published_settings
+        server.last_scan_settings = used_by_scan
     for uri, diagnostics in published.items():
         if uri not in open_uris:
             publish(server, uri, diagnostics, None)
