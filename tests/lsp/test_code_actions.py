@@ -75,7 +75,7 @@ def code(diagnostics: list[types.Diagnostic], wanted: str) -> types.Diagnostic:
 async def test_the_quick_fix_of_a_safe_rename_is_preferred_and_renames_with_its_import(client):
     uri, diagnostics = await open_and_wait(client, "quick_fix.py", EVALUATE)
     actions = await actions_for(client, uri, [code(diagnostics, "NPU101")])
-    action = by_title(actions, "Replace with `torch.npu.synchronize`")
+    action = by_title(actions, "Replace with torch.npu.synchronize")
     assert (action.kind, action.is_preferred) == (types.CodeActionKind.QuickFix, True)
     assert apply_workspace_edit(EVALUATE, action.edit, uri, client.encoding) == EVALUATE.replace(
         "import torch\n", "import torch\nimport torch_npu\n"
@@ -95,7 +95,7 @@ async def test_an_unsafe_fix_says_so_and_is_not_preferred(client):
     text = fixture_text("train_cuda.py")
     uri, diagnostics = await open_and_wait(client, "unsafe.py", text)
     action = by_title(
-        await actions_for(client, uri, [code(diagnostics, "NPU301")]), "Replace with `torch_npu.fast_gelu` (unsafe: review the result)"
+        await actions_for(client, uri, [code(diagnostics, "NPU301")]), "Replace with torch_npu.fast_gelu (unsafe: review the result)"
     )
     assert action.is_preferred is False
     fixed = apply_workspace_edit(text, action.edit, uri, client.encoding)
@@ -227,7 +227,20 @@ async def test_a_diagnostic_sent_back_without_source_and_data_still_gets_its_qui
     original = code(diagnostics, "NPU101")
     stripped = types.Diagnostic(range=original.range, message=original.message, code="NPU101")
     actions = await actions_for(client, uri, [stripped], only=[types.CodeActionKind.QuickFix])
-    action = by_title(actions, "Replace with `torch.npu.synchronize`")
+    action = by_title(actions, "Replace with torch.npu.synchronize")
     assert apply_workspace_edit(EVALUATE, action.edit, uri, client.encoding) == EVALUATE.replace(
         "import torch\n", "import torch\nimport torch_npu\n"
     ).replace("torch.cuda.synchronize()", "torch.npu.synchronize()")
+
+
+async def test_messages_and_titles_are_plain_text_for_editors_that_show_them_raw(client):
+    """Neovim, Emacs and Vim print a diagnostic's message and an action's title as they are: no Markdown."""
+    text = fixture_text("train_cuda.py")
+    uri, diagnostics = await open_and_wait(client, "plain_text.py", text)
+    actions = await actions_for(client, uri, diagnostics)
+    assert diagnostics and actions
+    assert [d.message for d in diagnostics if "`" in d.message] == []
+    assert [a.title for a in actions if "`" in a.title] == []
+    sync = next(d for d in diagnostics if d.data["api"] == "torch.cuda.synchronize")
+    assert sync.message.startswith("torch.cuda.synchronize is CUDA-specific; on Ascend use torch.npu.synchronize")
+

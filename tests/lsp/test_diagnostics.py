@@ -44,7 +44,7 @@ async def test_a_diagnostic_carries_code_link_source_severity_message_and_its_fi
     assert diagnostic.severity == types.DiagnosticSeverity.Warning
     assert diagnostic.code_description.href == "https://www.hiascend.com/document/detail/zh/Pytorch/torch_npu/torch.npu.synchronize.html"
     assert diagnostic.message == (
-        "`torch.cuda.synchronize` is CUDA-specific; on Ascend use `torch.npu.synchronize`\nUse torch.npu.synchronize()."
+        "torch.cuda.synchronize is CUDA-specific; on Ascend use torch.npu.synchronize\nUse torch.npu.synchronize()."
     )
     assert diagnostic.data["code"] == "NPU101"
     assert diagnostic.data["api"] == "torch.cuda.synchronize"

@@ -52,3 +52,12 @@ def test_only_the_missing_import_is_added_and_a_file_without_final_newline_is_ha
         1, 1, 1, 1, "from torch_npu.contrib import transfer_to_npu\n"
     )
     assert add_imports_edit("import torch_npu\nfrom torch_npu.contrib import transfer_to_npu\n", IMPORTS) is None
+
+
+def test_plain_text_keeps_names_and_quotes_phrases():
+    from ascend_migrate.lsp.convert import plain_text
+
+    assert plain_text("`torch.cuda.synchronize` is CUDA-specific") == "torch.cuda.synchronize is CUDA-specific"
+    assert plain_text("`'cuda'` is CUDA-specific; use `\"npu\"`") == "'cuda' is CUDA-specific; use \"npu\""
+    assert plain_text("`import torch` without `import torch_npu`") == "'import torch' without 'import torch_npu'"
+    assert plain_text("a lone ` stays") == "a lone ` stays"

@@ -143,7 +143,7 @@ async def test_hover_and_code_actions_answer_while_a_long_analysis_runs(client):
     )
     assert big not in client.published  # both answers came while the big file was still being analysed
     assert hover.contents.value.startswith("**`torch.cuda.synchronize`** → `torch.npu.synchronize`")
-    assert "Replace with `torch.npu.synchronize`" in [action.title for action in actions]
+    assert "Replace with torch.npu.synchronize" in [action.title for action in actions]
     assert len(await diagnostics_for(client, big, 1, timeout=120)) == 12000
 
 

@@ -185,7 +185,7 @@ def _quick_fixes(snapshot: DocumentSnapshot, diagnostics: Sequence[types.Diagnos
             continue
         if not engine_edits:
             continue
-        title = fix.title if fix.safe else f"{fix.title} (unsafe: review the result)"
+        title = convert.plain_text(fix.title if fix.safe else f"{fix.title} (unsafe: review the result)")
         actions.append(
             types.CodeAction(
                 title=title,

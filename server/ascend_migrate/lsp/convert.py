@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,25 @@ SEVERITIES = {
     "info": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def plain_text(markdown: str) -> str:
+    """A message or title without Markdown code spans, for the places an editor shows as they are
+    (diagnostics and code-action titles: Neovim, Emacs and Vim print backticks literally; only hovers render
+    Markdown). A name or an already quoted literal stands alone (`torch.cuda.synchronize` → torch.cuda.synchronize,
+    `'nccl'` → 'nccl'); a phrase with spaces is quoted to still read as code (`import torch_npu` → 'import torch_npu')."""
+    if "`" not in markdown:
+        return markdown
+    return _CODE_SPAN.sub(_plain_span, markdown)
+
+
+def _plain_span(match: re.Match) -> str:
+    code = match.group(1)
+    quoted = len(code) >= 2 and code[0] == code[-1] and code[0] in "'\""
+    return code if quoted or not any(character.isspace() for character in code) else f"'{code}'"
 
 
 def position(lines: Sequence[str], line: int, column: int, encoding: str) -> types.Position:
@@ -85,8 +105,8 @@ def diagnostic_json(finding: Finding, lines: Sequence[str], encoding: str) -> st
         "severity": SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning).value,  # decided by the engine
         "code": finding.code,
         "source": SOURCE,
-        "message": message,
-        "data": diagnostic_data(finding),
+        "message": plain_text(message),
+        "data": diagnostic_data(finding),  # machine-readable: the engine's values as they are
     }
     if finding.doc_url:
         diagnostic["codeDescription"] = {"href": finding.doc_url}

@@ -310,7 +310,7 @@ def _too_large_diagnostic(size: int) -> str:
         "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
         "severity": types.DiagnosticSeverity.Warning.value,
         "source": convert.SOURCE,
-        "message": message,
+        "message": convert.plain_text(message),
     })
 
 
