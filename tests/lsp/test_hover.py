@@ -44,25 +44,29 @@ async def test_hover_on_a_flagged_api_shows_its_mapping_and_parameter_table(clie
     assert hover.contents.value == "\n\n".join(
         [
             "**`torch.nn.Linear`** → `mindspore.nn.Dense`",
-            "MS102 · ms-differs · target mindspore · confidence exact",
             "`torch.nn.Linear` maps to `mindspore.nn.Dense`, which differs: Dense initialises its weight with a normal "
-            "distribution unless weight_init is given.\n\nUse mindspore.nn.Dense; its parameters are named differently.",
-            "| PyTorch parameter | MindSpore parameter | PyTorch default | MindSpore default | difference |\n"
-            "|---|---|---|---|---|\n"
-            "| `in_features` | `in_channels` | — | — | renamed |\n"
-            "| `out_features` | `out_channels` | — | — | renamed |\n"
-            "| `bias` | `has_bias` | `True` | `True` | renamed |\n"
-            "| — | `weight_init` | — | `None` | added: the initialiser differs from PyTorch's |",
-            "**Note:** Dense initialises its weight with a normal distribution unless weight_init is given.",
+            "distribution unless weight_init is given.",
+            # above the fold, right after the summary; name=default in one cell, notes under the table
+            "| PyTorch | MindSpore | change |\n"
+            "|---|---|---|\n"
+            "| `in_features` | `in_channels` | renamed |\n"
+            "| `out_features` | `out_channels` | renamed |\n"
+            "| `bias=True` | `has_bias=True` | renamed |\n"
+            "| — | `weight_init=None` | added |\n\n"
+            "- `weight_init`: the initialiser differs from PyTorch's",
+            "Use mindspore.nn.Dense; its parameters are named differently.",
+            # the note said nothing the summary had not said: no **Note:** paragraph
             "Documentation: [www.mindspore.cn](https://www.mindspore.cn/docs/en/r2.10/api_python/nn/mindspore.nn.Dense.html)",
-            "_Source: Test data written for tests/lsp, following the MindSpore 2.10 API names._",
+            "MS102 · ms-differs · target mindspore · confidence exact · where this comes from: `ascend-migrate kb lookup torch.nn.Linear`",
         ]
     )
+    assert "Source:" not in hover.contents.value  # provenance is for kb lookup
 
 
 async def test_hover_on_an_api_with_no_equivalent_says_so(client):
     hover = await hover_at(client, 4, 8)
-    assert hover.contents.value.startswith("**`torch.cuda.synchronize`** (no MindSpore equivalent)\n\nMS103 · ms-unsupported")
+    assert hover.contents.value.startswith("**`torch.cuda.synchronize`** (no MindSpore equivalent)\n\n")
+    assert "MS103 · ms-unsupported" in hover.contents.value
 
 
 async def test_hover_on_an_unflagged_torch_name_gives_its_status(client):

@@ -34,18 +34,22 @@ def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hove
         analysis = document.analysis
         settings = settings_of(server, document)
     line_number, column = position.line + 1, position.character + 1
-    finding = _finding_at(findings, line_number, column)
+    found_here = _findings_at(findings, line_number, column)
     try:
         knowledge_base = KnowledgeBase.load()
     except KnowledgeBaseError:
         return None  # already reported to the user when the server tried to load it
 
-    if finding is not None:
-        entry = knowledge_base.by_key.get(finding.entry_key) if finding.entry_key else None
-        finding_text = hover.finding_markdown(finding, entry)
+    if found_here:
+        # Two findings on one span (AdamW: an NPU-affine replacement, and a caveat of fused=True) are one hover.
+        text = "\n\n---\n\n".join(
+            hover.finding_markdown(finding, knowledge_base.by_key.get(finding.entry_key) if finding.entry_key else None)
+            for finding in found_here
+        )
+        finding = found_here[0]
         start = convert.position(lines, finding.line, finding.column, server.encoding)
         end = convert.position(lines, finding.end_line, finding.end_column, server.encoding)
-        return _markdown_hover(server, finding_text, types.Range(start=start, end=end))
+        return _markdown_hover(server, text, types.Range(start=start, end=end))
     content = lines[position.line].rstrip("\r\n")
     found = hover.name_at(content, position.character)
     if found is None:
@@ -67,9 +71,11 @@ def _markdown_hover(server: AscendMigrateServer, text: str, range_: types.Range)
     return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=range_)
 
 
-def _finding_at(findings: list[Finding], line: int, column: int) -> Finding | None:
-    """The narrowest finding whose span contains (line, column); the column just past the end counts too."""
-    best = None
+def _findings_at(findings: list[Finding], line: int, column: int) -> list[Finding]:
+    """The narrowest findings whose span contains (line, column), all of them when several share it; the
+    column just past the end counts too."""
+    best: list[Finding] = []
+    best_size = None
     for finding in findings:
         if not (finding.line <= line <= finding.end_line):
             continue
@@ -78,6 +84,8 @@ def _finding_at(findings: list[Finding], line: int, column: int) -> Finding | No
         if line == finding.end_line and column > finding.end_column:
             continue
         size = (finding.end_line - finding.line, finding.end_column - finding.column)
-        if best is None or size < best[0]:
-            best = (size, finding)
-    return best[1] if best is not None else None
+        if best_size is None or size < best_size:
+            best, best_size = [finding], size
+        elif size == best_size and (finding.line, finding.column) == (best[0].line, best[0].column):
+            best.append(finding)
+    return best
