@@ -6,6 +6,8 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.generate_mappings.defaults import mapping_row_by_value, parameter_row_by_value
+
 DEFAULT_REFERENCE = Path("/work/shared/reference/mindspore")
 DOCS_REPOSITORY = "mindspore-ai/docs"
 PYTORCH_TABLE_PATH = "docs/mindspore/source_en/note/api_mapping/pytorch_api_mapping.md"
@@ -79,8 +81,9 @@ def _flags(text: str) -> tuple[str, ...]:
 
 
 def read_mapping(path: Path, source_column: str, version_column: str) -> list[MappingRow]:
+    """The mapping rows; defaults the summary calls different but which are the same value are taken out."""
     return [
-        MappingRow(
+        mapping_row_by_value(MappingRow(
             source_api=row[source_column].strip(),
             mindspore_api=row["mindspore_api"].strip(),
             category=row["category"],
@@ -91,14 +94,15 @@ def read_mapping(path: Path, source_column: str, version_column: str) -> list[Ma
             section=row["section"],
             source_doc_version=row[version_column],
             branch=row["doc_ref"],
-        )
+        ))
         for row in _read(path)
     ]
 
 
 def read_parameters(path: Path, prefix: str) -> list[ParameterRow]:
+    """The parameter rows; a default difference between two spellings of one value is no difference."""
     return [
-        ParameterRow(
+        parameter_row_by_value(ParameterRow(
             source_api=row[f"{prefix}_api"],
             mindspore_api=row["mindspore_api"],
             kind=row["kind"],
@@ -111,7 +115,7 @@ def read_parameters(path: Path, prefix: str) -> list[ParameterRow]:
             diff_page=row["diff_page"].strip(),
             branches=tuple(row["doc_ref"].split(";")),
             row_source=row["row_source"],
-        )
+        ))
         for row in _read(path)
     ]
 
