@@ -6,6 +6,7 @@ been overtaken are never published.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -159,7 +160,7 @@ def _reanalyze_scanned(server: AscendMigrateServer) -> None:
         scanned = {uri: settings for uri, settings in server.scan_settings.items() if uri not in server.documents}
     for uri, settings in scanned.items():
         if server.settings.for_path(path_of(uri)) != settings:
-            server.worker.request(uri, lambda uri=uri: _analyze_file_on_disk(server, uri))
+            server.worker.request(uri, functools.partial(_analyze_file_on_disk, server, uri))
 
 
 def snapshot(server: AscendMigrateServer, uri: str) -> DocumentSnapshot | None:

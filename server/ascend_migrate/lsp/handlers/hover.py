@@ -58,12 +58,12 @@ def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hove
     qualified = engine.qualified_name(analysis, dotted)
     if qualified is None:
         return None
-    text = hover.unflagged_markdown(qualified, settings.target, knowledge_base.lookup(qualified))
-    if text is None:
+    unflagged = hover.unflagged_markdown(qualified, settings.target, knowledge_base.lookup(qualified))
+    if unflagged is None:
         return None
     start = convert.position(lines, line_number, start_index + 1, server.encoding)
     end = convert.position(lines, line_number, end_index + 1, server.encoding)
-    return _markdown_hover(server, text, types.Range(start=start, end=end))
+    return _markdown_hover(server, unflagged, types.Range(start=start, end=end))
 
 
 def _markdown_hover(server: AscendMigrateServer, text: str, range_: types.Range) -> types.Hover:

@@ -18,12 +18,12 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidRequest, JsonRpcRequestCancelled
 
 from ascend_migrate.lsp import convert
-from ascend_migrate.taxonomy import SEVERITIES
 from ascend_migrate.lsp.documents import split_lines
 from ascend_migrate.lsp.handlers.arguments import named
 from ascend_migrate.lsp.handlers.documents import publish
 from ascend_migrate.lsp.server import AscendMigrateServer
 from ascend_migrate.lsp.uris import path_of_uri, uri_of_path
+from ascend_migrate.taxonomy import SEVERITIES
 
 logger = logging.getLogger("ascend_migrate.lsp")
 SCAN_WORKSPACE = "ascend-migrate.scanWorkspace"
