@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Stage 35: the runtime check (`ascend-migrate run`, issue 18) with real torch. torch 2.13.0 (CPU) is a test
+# dependency of this stage only: it shares stage 30's venv and cache directory (torch is already there when
+# stage 30 ran) and the torch_npu 2.14.0 wheel stage 30 downloaded (read by tests/runtime/test_surface.py,
+# never installed). Runs `pytest tests/runtime`; fails when a test fails or when no test ran.
+set -u
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+work="${ASCEND_MIGRATE_KB_VERIFY_DIR:-${TMPDIR:-/tmp}/ascend-migrate-kb-verify}"
+venv="$work/venv"
+mkdir -p "$work" .ci/logs
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore
+
+fail() { echo "stage 35-runtime: FAILED: $1"; exit 1; }
+
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" || fail "python3 -m venv is not available"
+fi
+echo "+ pip install torch==2.13.0 pytest (into $venv)"
+"$venv/bin/pip" install -q torch==2.13.0 "pytest>=8,<10" || fail "torch 2.13.0 or pytest could not be installed"
+"$venv/bin/pip" install -q -e "$root" || fail "ascend-migrate does not install into the runtime venv"
+wheel_dir="$work/torch_npu"
+if ! ls "$wheel_dir"/torch_npu-2.14.0-*.whl >/dev/null 2>&1; then
+  "$venv/bin/pip" download -q --no-deps torch-npu==2.14.0 -d "$wheel_dir" || echo "the torch_npu 2.14.0 wheel could not be downloaded: the surface tests skip"
+fi
+wheel=$(ls "$wheel_dir"/torch_npu-2.14.0-*.whl 2>/dev/null | head -n 1)
+[ -n "$wheel" ] && export ASCEND_MIGRATE_TORCH_NPU_WHEEL="$wheel"
+
+echo "+ pytest tests/runtime"
+"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests/runtime 2>&1 | tee .ci/logs/runtime-pytest.txt
+status=${PIPESTATUS[0]}
+last=$(grep -E '[0-9]+ (passed|failed|error)' .ci/logs/runtime-pytest.txt | tail -n 1)
+passed=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p')
+[ "$status" -eq 0 ] || fail "pytest tests/runtime: ${last:-no summary} (see .ci/logs/runtime-pytest.txt)"
+[ -n "$passed" ] && [ "$passed" -gt 0 ] || fail "no runtime test ran: ${last:-no summary}"
+echo "stage 35-runtime: passed: $last"

@@ -1,0 +1,5 @@
+"""Switches the emulation sets and the watch reads in the child (one process, one emulation)."""
+
+npu_installed = False  # `import torch_npu` ran: npu devices mean the CPU
+cuda_is_npu = False  # transfer_to_npu ran: cuda devices and torch.cuda calls mean the NPU
+after_install: list = []  # called once `import torch_npu` has installed the device (the watch adds its notes)

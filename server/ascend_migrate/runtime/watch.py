@@ -1,0 +1,318 @@
+"""The child's watch over the user's program (imports torch): device arguments, torch.cuda calls left after
+migration, unsupported APIs, DataParallel, optimizer steps, and the shapes of every torch call the user makes."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import sys
+
+import torch
+from torch.overrides import TorchFunctionMode, resolve_name
+
+from ascend_migrate.runtime import recorder as calls
+from ascend_migrate.runtime import state
+
+MAX_SHAPES_PER_SITE = 20  # distinct shape signatures kept per call site (the range is still exact)
+# Huawei's dynamic_shape mode skips these: conversions and copies whose shape follows their input.
+_SKIPPED_METHODS = frozenset(("cpu", "cuda", "npu", "long", "float", "int", "detach", "to", "contiguous", "type",
+                              "requires_grad_", "clone", "numpy", "item", "size", "dim", "tolist", "__len__",
+                              "__format__", "__repr__", "__bool__", "__float__", "__int__", "__index__", "__hash__",
+                              "__get__", "__set__", "backward", "register_hook", "retain_grad", "zero_",
+                              "data_ptr", "numel", "is_floating_point", "__iter__", "__array__"))
+
+
+_OVERRIDES_FILE = torch.overrides.__file__  # handle_torch_function: a Python-level torch function was called
+
+
+class StepsReached(SystemExit):
+    """Raised after the N-th optimizer step: a SystemExit, so the user's `except Exception` lets it through."""
+
+
+class Watch(TorchFunctionMode):
+    """Sees every torch function and Tensor method: moves NPU devices to the CPU, notes CUDA devices, and records
+    the shapes at each call the user's own code makes."""
+
+    def __init__(self, recorder: calls.Recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+        self.sites: dict[tuple[str, str, int], Site] = {}
+        self._names: dict[object, str] = {}
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func is torch.device:  # a device value stays an npu device (cuda means npu under transfer_to_npu)
+            return func(*(_npu_for_cuda(value) for value in args), **kwargs) if state.cuda_is_npu else func(*args, **kwargs)
+        if state.npu_installed or state.cuda_is_npu:
+            args, kwargs = _emulated_devices(func, args, kwargs)
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename == _OVERRIDES_FILE and caller.f_back is not None:
+            caller = caller.f_back.f_back or caller  # a Python torch function (F.cross_entropy): its caller
+        if calls.is_internal(caller.f_code.co_filename):
+            return func(*args, **kwargs)
+        name = self._name(func)
+        if not state.cuda_is_npu and _names_cuda(func, name, args, kwargs):
+            self.recorder.observe("device-string", "cuda", caller, call=name)
+        result = func(*args, **kwargs)
+        short = name.rsplit(".", 1)[-1]
+        if short not in _SKIPPED_METHODS:
+            self._record_shapes(name, func, caller, args, kwargs, result)
+        return result
+
+    def _name(self, func) -> str:
+        name = self._names.get(func)
+        if name is None:
+            try:
+                name = resolve_name(func) or getattr(func, "__qualname__", repr(func))
+            except Exception:
+                name = getattr(func, "__qualname__", repr(func))
+            name = name.replace("torch._C.TensorBase.", "torch.Tensor.").replace("torch._tensor.Tensor.", "torch.Tensor.")
+            self._names[func] = name
+        return name
+
+    def _record_shapes(self, name, func, caller, args, kwargs, result) -> None:
+        operator = _dynamic_operator(name, args, kwargs)
+        key = (operator or name, caller.f_code.co_filename, caller.f_lineno)
+        site = self.sites.get(key)
+        if site is None:
+            site = self.sites[key] = Site(operator or name, caller.f_code.co_filename, caller.f_lineno,
+                                         calls.call_stack(caller), data_dependent=operator is not None)
+        site.add(_shapes(args) + _shapes(kwargs.values()), _shapes((result,)))
+
+    def shape_records(self) -> list[dict]:
+        return [site.to_json() for site in self.sites.values() if site.data_dependent or site.varies]
+
+
+class Site:
+    """The shapes one call site saw: distinct input and output signatures, and how many calls."""
+
+    __slots__ = ("api", "path", "line", "stack", "data_dependent", "calls", "inputs", "outputs")
+
+    def __init__(self, api: str, path: str, line: int, stack: list[str], data_dependent: bool) -> None:
+        self.api, self.path, self.line, self.stack, self.data_dependent = api, path, line, stack, data_dependent
+        self.calls = 0
+        self.inputs: list[tuple] = []
+        self.outputs: list[tuple] = []
+
+    def add(self, inputs: tuple, outputs: tuple) -> None:
+        self.calls += 1
+        if inputs not in self.inputs and len(self.inputs) < MAX_SHAPES_PER_SITE:
+            self.inputs.append(inputs)
+        if outputs not in self.outputs and len(self.outputs) < MAX_SHAPES_PER_SITE:
+            self.outputs.append(outputs)
+
+    @property
+    def varies(self) -> bool:
+        return len(self.inputs) > 1 or len(self.outputs) > 1
+
+    def to_json(self) -> dict:
+        return {"kind": "shapes", "api": self.api, "path": self.path, "line": self.line, "stack": self.stack,
+                "data_dependent": self.data_dependent, "calls": self.calls,
+                "inputs": [list(map(list, shapes)) for shapes in self.inputs],
+                "outputs": [list(map(list, shapes)) for shapes in self.outputs]}
+
+
+def _shapes(values) -> tuple:
+    shapes = []
+    for value in values:
+        if isinstance(value, torch.Tensor):
+            shapes.append(tuple(value.shape))
+        elif isinstance(value, (tuple, list)) and value and isinstance(value[0], torch.Tensor):
+            shapes.extend(tuple(item.shape) for item in value if isinstance(item, torch.Tensor))
+    return tuple(shapes)
+
+
+# Ops whose output shape depends on the data (dynamic_output_shape in native_functions.yaml; mappings/
+# npu_dynamic_shape.yaml), by the name resolve_name gives → the api of the knowledge-base entry.
+_DYNAMIC_NAMES = {
+    "torch.nonzero": "torch.nonzero", "torch.Tensor.nonzero": "torch.Tensor.nonzero",
+    "torch.argwhere": "torch.argwhere", "torch.Tensor.argwhere": "torch.Tensor.argwhere",
+    "torch.masked_select": "torch.masked_select", "torch.Tensor.masked_select": "torch.Tensor.masked_select",
+    "torch.unique": "torch.unique", "torch.Tensor.unique": "torch.Tensor.unique",
+    "torch.functional.unique": "torch.unique",
+    "torch.unique_consecutive": "torch.unique_consecutive", "torch.Tensor.unique_consecutive": "torch.Tensor.unique_consecutive",
+    "torch.functional.unique_consecutive": "torch.unique_consecutive",
+    "torch.bincount": "torch.bincount", "torch.Tensor.bincount": "torch.Tensor.bincount",
+}
+
+
+def _dynamic_operator(name: str, args, kwargs) -> str | None:
+    """The knowledge-base api of a data-dependent-shape call, or None for a shape-static one."""
+    found = _DYNAMIC_NAMES.get(name)
+    if found:
+        return found
+    if name == "torch.where" and len(args) + len(kwargs) == 1:
+        return "torch.where"
+    if name in ("torch.repeat_interleave", "torch.Tensor.repeat_interleave"):
+        repeats = args[1] if len(args) > 1 else kwargs.get("repeats")
+        if isinstance(repeats, torch.Tensor) and repeats.numel() > 1 and kwargs.get("output_size") is None:
+            return name
+    if name == "torch.nn.functional.one_hot":
+        classes = args[1] if len(args) > 1 else kwargs.get("num_classes", -1)
+        if classes == -1:
+            return name
+    if name == "torch.Tensor.__getitem__" and len(args) > 1 and _has_boolean_index(args[1]):
+        return "x[mask]"
+    if name == "torch.Tensor.__setitem__" and len(args) > 1 and _has_boolean_index(args[1]):
+        return "x[mask]=value"
+    return None
+
+
+def _has_boolean_index(index) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(item, torch.Tensor) and item.dtype in (torch.bool, torch.uint8) for item in items)
+
+
+def _is_device(value, device_type: str) -> bool:
+    if isinstance(value, str):
+        return value == device_type or value.startswith(device_type + ":")
+    return isinstance(value, torch.device) and value.type == device_type
+
+
+def _names_cuda(func, name, args, kwargs) -> bool:
+    if _is_device(kwargs.get("device"), "cuda"):
+        return True
+    return name == "torch.Tensor.to" and any(_is_device(value, "cuda") for value in args[1:])
+
+
+def _npu_for_cuda(value):
+    return "npu" + value[4:] if isinstance(value, str) and _is_device(value, "cuda") else value
+
+
+def _emulated_devices(func, args, kwargs):
+    """Arguments with npu (and under transfer_to_npu, cuda) devices replaced by the CPU."""
+    types = ("npu", "cuda") if state.cuda_is_npu else ("npu",)
+
+    def on_cpu(value):
+        return "cpu" if any(_is_device(value, kind) for kind in types) else value
+
+    if "device" in kwargs:
+        kwargs = {**kwargs, "device": on_cpu(kwargs["device"])}
+    if args and any(isinstance(value, (str, torch.device)) for value in args):
+        args = tuple(on_cpu(value) for value in args)
+    return args, kwargs
+
+
+def watch_cuda_calls(recorder: calls.Recorder) -> None:
+    """Every public torch.cuda function (and Tensor/Module.cuda) notes a call from user code, then runs as CPU torch
+    does; under transfer_to_npu the remapped names are the NPU's and are not noted."""
+
+    def wrap(name: str, function):
+        @functools.wraps(function)
+        def watched(*arguments, **keywords):
+            caller = calls.user_caller()
+            current = getattr(torch.cuda, name, None)
+            if state.cuda_is_npu and current is not watched:
+                return current(*arguments, **keywords)  # transfer_to_npu replaced it after we wrapped
+            if caller is not None:
+                recorder.observe("cuda-call", f"torch.cuda.{name}", caller, arguments=_brief(arguments, keywords))
+            return function(*arguments, **keywords)
+
+        return watched
+
+    for name, value in list(vars(torch.cuda).items()):
+        if name.startswith("_") or inspect.isclass(value) or inspect.ismodule(value) or not callable(value):
+            continue
+        setattr(torch.cuda, name, wrap(name, value))
+    original_module_cuda = torch.nn.Module.cuda
+
+    def module_cuda(self, device=None):
+        caller = calls.user_caller()
+        if caller is not None:
+            recorder.observe("cuda-call", "torch.nn.Module.cuda", caller)
+        return original_module_cuda(self, device)
+
+    torch.nn.Module.cuda = module_cuda
+    original_tensor_cuda = torch.Tensor.cuda
+
+    def tensor_cuda(self, *arguments, **keywords):
+        caller = calls.user_caller()
+        if caller is not None:
+            recorder.observe("cuda-call", "torch.Tensor.cuda", caller)
+        return original_tensor_cuda(self, *arguments, **keywords)
+
+    torch.Tensor.cuda = tensor_cuda
+
+
+def refuse_data_parallel(recorder: calls.Recorder) -> None:
+    """torch.nn.DataParallel is not supported on Ascend: refuse it where the user builds one."""
+    original_init = torch.nn.DataParallel.__init__
+
+    def __init__(self, module, *arguments, **keywords):
+        caller = calls.user_caller()
+        if caller is not None:
+            recorder.observe("unsupported-call", "torch.nn.DataParallel", caller)
+            raise RuntimeError("torch.nn.DataParallel is not supported on Ascend NPU (ascend-migrate run refuses it as "
+                               "Ascend does): use torch.nn.parallel.DistributedDataParallel with one process per device")
+        original_init(self, module, *arguments, **keywords)
+
+    torch.nn.DataParallel.__init__ = __init__
+
+
+def watch_unsupported(recorder: calls.Recorder, names: list[str]) -> list[str]:
+    """Wrap the knowledge base's unsupported functions (torch.x.y) to note each call from user code.
+
+    They keep running on the CPU so that one run finds every such call; returns the names wrapped."""
+    wrapped: list[str] = []
+    for name in names:
+        module_name, _, attribute = name.rpartition(".")
+        owner = sys.modules.get(module_name)
+        function = getattr(owner, attribute, None) if owner is not None else None
+        if function is None or inspect.isclass(function) or inspect.ismodule(function) or not callable(function):
+            continue
+        setattr(owner, attribute, _noting(recorder, "unsupported-call", name, function))
+        wrapped.append(name)
+    return wrapped
+
+
+def _noting(recorder, kind, name, function):
+    @functools.wraps(function)
+    def noted(*arguments, **keywords):
+        caller = calls.user_caller()
+        result = function(*arguments, **keywords)
+        if caller is not None:
+            recorder.observe(kind, name, caller, arguments=_brief(arguments, keywords), returned=_brief((result,), {}))
+        return result
+
+    return noted
+
+
+def note_capability(recorder: calls.Recorder) -> None:
+    """get_device_capability and get_device_properties as torch.npu gives them: noted with the value returned."""
+    for module in (sys.modules["torch.npu"], torch.cuda):
+        for attribute in ("get_device_capability", "get_device_properties"):
+            function = getattr(module, attribute, None)
+            if function is not None and getattr(function, "__module__", "").startswith("ascend_migrate.runtime"):
+                setattr(module, attribute, _noting(recorder, "caveat-call", f"torch.cuda.{attribute}", function))
+
+
+def count_steps(limit: int) -> None:
+    """End the program cleanly after `limit` optimizer steps (every optimizer: the global post-step hook)."""
+    done = [0]
+
+    def after_step(optimizer, arguments, keywords) -> None:
+        done[0] += 1
+        if done[0] >= limit:
+            raise StepsReached(0)
+
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+
+    register_optimizer_step_post_hook(after_step)
+    count_steps.done = done
+
+
+def _brief(arguments, keywords) -> str:
+    """The observed values, short: tensors as dtype and shape."""
+    def one(value) -> str:
+        if isinstance(value, torch.Tensor):
+            return f"tensor({str(value.dtype).replace('torch.', '')}, shape={list(value.shape)})"
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    parts = [one(value) for value in arguments] + [f"{key}={one(value)}" for key, value in keywords.items()]
+    return ", ".join(parts)
+
+
+def torch_directory() -> str:
+    return os.path.dirname(torch.__file__)

@@ -1,0 +1,104 @@
+"""`ascend-migrate run` on small training scripts: each pitfall is caught at its line, the fixed script runs clean."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from tests.runtime.conftest import PROGRAMS, marked_line
+
+pytest.importorskip("torch")
+
+
+def test_pitfalls_are_reported_at_their_lines_with_the_static_codes(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "pitfalls.py"))
+    assert run.status == 1, run.stderr  # errors found (NPU201), the program itself completed
+    assert run.report["program"]["outcome"] == "completed"
+    codes = run.codes_at("pitfalls.py")
+    assert codes[marked_line("pitfalls.py", "cuda-left")] == {"NPU101"}
+    assert codes[marked_line("pitfalls.py", "cuda-seed")] == {"NPU101"}
+    assert codes[marked_line("pitfalls.py", "boolean-mask")] == {"NPU402"}
+    assert codes[marked_line("pitfalls.py", "unsupported")] == {"NPU201"}
+    assert codes[marked_line("pitfalls.py", "varying-shapes")] == {"NPU401"}
+    findings = {finding["line"]: finding for finding in run.report["findings"]}
+    mask = findings[marked_line("pitfalls.py", "boolean-mask")]
+    assert mask["confirmed"] == "confirmed at run time" and mask["category"] == "npu-dynamic-shape"
+    assert mask["observed"]["calls"] == 6  # 3 batches x 2 epochs
+    assert "~" in mask["observed"]["output_shapes"]  # the count of selected rows changed between batches
+    assert findings[marked_line("pitfalls.py", "varying-shapes")]["observed"]["input_shapes"].startswith("[6~8, 2]")
+    assert "pitfalls.py:" in mask["stack"][0]
+
+
+def test_the_fixed_script_runs_clean(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "pitfalls_fixed.py"))
+    assert run.status == 0, run.stdout + run.stderr
+    assert run.report["findings"] == []
+    assert "loss" in run.stderr  # the program's own stdout goes to stderr while the JSON report owns stdout
+
+
+def test_dynamic_shape_csv_has_huaweis_columns_and_the_sites(run_program):
+    run = run_program("--", "python", str(PROGRAMS / "pitfalls.py"))
+    with open(run.directory / "msft_dynamic_shape_analysis_report.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["Function Name", "File Path", "Line Number", "Call Stack", "Input Shape Range", "Output Shape Range"]
+    by_line = {(row["Function Name"], int(row["Line Number"])): row for row in rows}
+    mask = by_line[("x[mask]", marked_line("pitfalls.py", "boolean-mask"))]
+    assert mask["Input Shape Range"] == "[6~8], [6~8]"
+    assert ("torch.nn.functional.cross_entropy", marked_line("pitfalls.py", "varying-shapes")) in by_line
+    assert all(int(row["Line Number"]) != marked_line("pitfalls.py", "unsupported") for row in rows)  # scalar, fixed shape
+    text = run.stdout
+    assert "confirmed at run time" in text and text.rstrip().endswith("the program completed")
+
+
+def test_data_parallel_is_refused_as_a_failure_of_the_program(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "data_parallel.py"))
+    assert run.status == 3
+    line = marked_line("data_parallel.py", "data-parallel")
+    assert run.codes_at("data_parallel.py") == {line: {"NPU201"}}
+    assert f'data_parallel.py", line {line}' in run.stderr and "DataParallel is not supported on Ascend" in run.stderr
+    assert "ascend_migrate" not in run.stderr  # the traceback is the program's, without our frames
+
+
+def test_transfer_to_npu_remaps_cuda_and_capability_is_none(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "transfer.py"))
+    assert run.status == 0, run.stderr
+    assert "capability None device npu:0" in run.stderr
+    [finding] = run.report["findings"]
+    assert finding["line"] == marked_line("transfer.py", "capability")
+    assert finding["category"] == "npu-unsupported" and finding["observed"]["returned"] == "None"
+
+
+def test_steps_stop_an_endless_loop_cleanly(run_program):
+    run = run_program("--steps", "3", "--format", "json", "--", "python", str(PROGRAMS / "forever.py"))
+    assert run.status == 0, run.stderr
+    assert run.report["program"] == {"outcome": "steps", "exit_code": 0, "steps": 3,
+                                     "summary": "the program was stopped cleanly after --steps 3"}
+
+
+def test_the_programs_own_failure_is_its_traceback_and_status_3(run_program):
+    run = run_program("--", "python", str(PROGRAMS / "failing.py"))
+    assert run.status == 3
+    assert f'failing.py", line {marked_line("failing.py", "own-failure")}' in run.stderr
+    assert run.stderr.rstrip().endswith("ValueError: the program's own error")
+    assert "the program failed" in run.stdout
+
+
+def test_timeout_stops_the_program_with_status_4(run_program, tmp_path):
+    script = tmp_path / "sleepy.py"
+    script.write_text("import time\ntime.sleep(60)\n", encoding="utf-8")
+    run = run_program("--timeout", "3", "--", "python", str(script))
+    assert run.status == 4
+    assert "stopped after --timeout 3 s" in run.stdout
+
+
+def test_a_module_runs_with_its_arguments(run_program, tmp_path):
+    (tmp_path / "trainer.py").write_text(
+        "import sys\nimport torch\nprint('argv', sys.argv[1:])\nif torch.cuda.is_available():\n    pass\n", encoding="utf-8")
+    run = run_program("--format", "json", "--output", "report.json", "--", "python", "-m", "trainer", "--epochs", "2")
+    assert run.status == 0, run.stderr  # NPU101 is a warning; --fail-on defaults to error
+    assert "argv ['--epochs', '2']" in run.stdout
+    import json
+
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert [(finding["path"], finding["line"], finding["code"]) for finding in report["findings"]] == [("trainer.py", 4, "NPU101")]

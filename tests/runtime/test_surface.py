@@ -1,0 +1,48 @@
+"""The emulated torch.npu against the torch_npu 2.14.0 wheel's names (the wheel is read, never imported).
+
+The wheel is the one CI stage 30 downloads: $ASCEND_MIGRATE_TORCH_NPU_WHEEL, else its cache directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from ascend_migrate.runtime.surface import wheel_npu_names
+
+pytest.importorskip("torch")
+
+DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "runtime-check.md"
+
+
+def _wheel() -> Path:
+    given = os.environ.get("ASCEND_MIGRATE_TORCH_NPU_WHEEL")
+    cache = Path(os.environ.get("ASCEND_MIGRATE_KB_VERIFY_DIR") or Path(os.environ.get("TMPDIR", "/tmp")) / "ascend-migrate-kb-verify")
+    candidates = [Path(given)] if given else sorted((cache / "torch_npu").glob("torch_npu-2.14.0-*.whl"))
+    if not candidates or not candidates[0].is_file():
+        pytest.skip("the torch_npu 2.14.0 wheel is not here (CI stage 30 downloads it)")
+    return candidates[0]
+
+
+def _emulated_names() -> set[str]:
+    from ascend_migrate.runtime.emulation import build_npu_module
+
+    npu = build_npu_module()
+    return set(npu.__all__) | {f"amp.{name}" for name in npu.amp.__all__}
+
+
+def test_every_emulated_name_is_defined_by_the_wheel():
+    invented = _emulated_names() - wheel_npu_names(_wheel())
+    assert not invented, f"torch.npu names the emulation gives but torch_npu 2.14.0 does not define: {sorted(invented)}"
+
+
+def test_the_names_not_emulated_are_the_ones_the_document_lists():
+    missing = wheel_npu_names(_wheel()) - _emulated_names()
+    listed = re.search(r"<!-- not-emulated -->\n(.*?)\n<!-- /not-emulated -->", DOCUMENT.read_text(encoding="utf-8"), re.S)
+    assert listed, f"{DOCUMENT} has no not-emulated list"
+    documented = set(re.findall(r"`([\w.]+)`", listed.group(1)))
+    assert missing == documented, (f"not emulated but not in {DOCUMENT.name}: {sorted(missing - documented)}; "
+                                   f"listed there but emulated or not in the wheel: {sorted(documented - missing)}")
