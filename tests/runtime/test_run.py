@@ -102,3 +102,12 @@ def test_a_module_runs_with_its_arguments(run_program, tmp_path):
 
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert [(finding["path"], finding["line"], finding["code"]) for finding in report["findings"]] == [("trainer.py", 4, "NPU101")]
+
+
+def test_a_cuda_device_left_is_reported_where_it_reaches_torch(run_program, tmp_path):
+    (tmp_path / "left.py").write_text("import torch\nimport torch_npu\n\nx = torch.ones(2).to('npu')\ny = x.to('cuda:0')\n",
+                                      encoding="utf-8")
+    run = run_program("--format", "json", "--", "python", "left.py")
+    assert run.status == 3  # CPU torch, like torch_npu without transfer_to_npu, has no CUDA: the program fails there
+    [finding] = run.report["findings"]
+    assert (finding["line"], finding["code"], finding["observed"]) == (5, "NPU102", {"call": "torch.Tensor.to"})
