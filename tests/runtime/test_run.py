@@ -86,10 +86,13 @@ def test_the_programs_own_failure_is_its_traceback_and_status_3(run_program):
 
 def test_timeout_stops_the_program_with_status_4(run_program, tmp_path):
     script = tmp_path / "sleepy.py"
-    script.write_text("import time\ntime.sleep(60)\n", encoding="utf-8")
-    run = run_program("--timeout", "3", "--", "python", str(script))
+    script.write_text("import time\nimport torch\nfor _ in range(2):\n    torch.nonzero(torch.ones(3))\n"
+                      "torch.cuda.is_available()\ntime.sleep(60)\n", encoding="utf-8")
+    run = run_program("--timeout", "8", "--format", "json", "--", "python", str(script))
     assert run.status == 4
-    assert "stopped after --timeout 3 s" in run.stdout
+    assert run.report["program"]["summary"] == "the program was stopped after --timeout 8 s"
+    # what the program did before the timeout is reported: the call, and the shapes kept by the child's SIGTERM end
+    assert {(finding["line"], finding["code"]) for finding in run.report["findings"]} == {(4, "NPU401"), (5, "NPU101")}
 
 
 def test_a_module_runs_with_its_arguments(run_program, tmp_path):

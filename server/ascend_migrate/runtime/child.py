@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import runpy
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -30,6 +31,7 @@ def main(plan_path: str) -> int:
         recorder.write({"kind": "end", "outcome": "no-torch", "message": f"{sys.executable} cannot import torch: {error}"})
         return 2
     watch = _install(recorder, plan)
+    signal.signal(signal.SIGTERM, _stopped)  # the parent's --timeout: end through the normal path, records kept
     outcome, exit_code = _run_program(plan["argv"], plan.get("module"))
     watch.__exit__(None, None, None)
     for record in watch.shape_records():
@@ -40,6 +42,14 @@ def main(plan_path: str) -> int:
     recorder.write({"kind": "end", "outcome": outcome, "exit_code": exit_code, "steps": steps})
     recorder.close()
     return 0
+
+
+class Stopped(SystemExit):
+    """SIGTERM from the parent (--timeout): a SystemExit, so the program's `except Exception` lets it through."""
+
+
+def _stopped(signal_number, frame) -> None:
+    raise Stopped(0)
 
 
 def _install(recorder, plan: dict):
@@ -72,6 +82,8 @@ def _run_program(argv: list[str], module: str | None) -> tuple[str, int]:
             runpy.run_path(argv[0], run_name="__main__")
     except StepsReached:
         return "steps", 0
+    except Stopped:
+        return "stopped", 0
     except SystemExit as exit:
         code = exit.code
         if code is None or code == 0:

@@ -92,11 +92,18 @@ def run_child(program: Program, *, steps: int | None, timeout: float | None, uns
     return ChildResult(records, outcome, timed_out, returncode)
 
 
-def _kill(process: subprocess.Popen) -> None:
+def _kill(process: subprocess.Popen, grace: float = 5.0) -> None:
+    """SIGTERM first (the child then writes its shape records and its end), SIGKILL after `grace` seconds;
+    to the whole process group: the program's own children too (DataLoader workers)."""
     import signal
 
-    try:
-        os.killpg(process.pid, signal.SIGKILL)  # the program's own children too (DataLoader workers)
-    except ProcessLookupError:
-        pass
-    process.wait()
+    for signal_number, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
+        try:
+            os.killpg(process.pid, signal_number)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
