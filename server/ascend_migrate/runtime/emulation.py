@@ -233,6 +233,7 @@ def install_torch_npu(torch_npu: types.ModuleType) -> None:
     torch.nn.Module.npu = _module_npu
     torch.distributed.is_hccl_available = lambda: True
     _hccl_as_gloo()
+    _npu_arguments_on_cpu()
     state.npu_installed = True
     for callback in state.after_install:
         callback()
@@ -244,6 +245,43 @@ def _tensor_npu(self, device=None, non_blocking=False, memory_format=torch.prese
 
 def _module_npu(self, device=None):
     return self
+
+
+def _npu_arguments_on_cpu() -> None:
+    """torch.autocast("npu"), torch.amp.GradScaler("npu") and torch.load(map_location="npu") take the CPU
+    (cuda too under transfer_to_npu): they are classes and loaders the TorchFunctionMode does not see."""
+    autocast_init = torch.amp.autocast_mode.autocast.__init__
+
+    def autocast(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        if _emulated(device_type):
+            device_type, dtype = "cpu", _cpu_autocast_dtype(dtype)
+        autocast_init(self, device_type, dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
+
+    torch.amp.autocast_mode.autocast.__init__ = autocast
+    scaler_init = torch.amp.GradScaler.__init__
+
+    def grad_scaler(self, device="cuda", *arguments, **keywords):
+        scaler_init(self, "cpu" if _emulated(device) else device, *arguments, **keywords)
+
+    torch.amp.GradScaler.__init__ = grad_scaler
+    load = torch.load
+
+    def load_on_cpu(f, map_location=None, *arguments, **keywords):
+        if _emulated(map_location):
+            map_location = "cpu"
+        return load(f, map_location, *arguments, **keywords)
+
+    torch.load = load_on_cpu
+
+
+def _emulated(device) -> bool:
+    """A device the emulation runs on the CPU: npu, and cuda once transfer_to_npu ran."""
+    if isinstance(device, torch.device):
+        device = device.type
+    if not isinstance(device, str):
+        return False
+    kind = device.split(":", 1)[0]
+    return kind == "npu" or (kind == "cuda" and state.cuda_is_npu)
 
 
 def _hccl_as_gloo() -> None:

@@ -9,7 +9,7 @@ assert torch.cuda.is_available()
 capability = torch.cuda.get_device_capability()  # PITFALL capability
 model = nn.Linear(8, 2).cuda()
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-scaler = torch.cuda.amp.GradScaler()
+scaler = torch.amp.GradScaler("cuda")
 stream = torch.cuda.Stream()
 for step in range(3):
     x = torch.randn(4, 8, device="cuda")
