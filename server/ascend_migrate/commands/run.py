@@ -15,7 +15,7 @@ EXIT_TIMEOUT = 4  # --timeout passed: the program was stopped
 
 
 def register(subparsers) -> None:
-    from ascend_migrate.analysis.findings import SEVERITIES
+    from ascend_migrate.config import FAIL_ON_CHOICES
 
     parser = subparsers.add_parser(
         "run",
@@ -32,7 +32,8 @@ def register(subparsers) -> None:
     parser.add_argument("--shape-report", type=Path, default=Path("."), metavar="DIRECTORY",
                         help="where msft_dynamic_shape_analysis_report.csv is written (default: the current directory)")
     parser.add_argument("--torch-version", metavar="VERSION", help="the PyTorch version the code is written for (default 2.8)")
-    parser.add_argument("--fail-on", choices=SEVERITIES, help="exit 1 when a finding is at least this severe (default error)")
+    parser.add_argument("--fail-on", choices=FAIL_ON_CHOICES,
+                        help="exit 1 on these findings: required (default: what the code cannot run on Ascend without) or a least severity")
     parser.add_argument("program", nargs=argparse.REMAINDER, metavar="-- python SCRIPT [ARGS...]")
     parser.set_defaults(run=run)
 
@@ -55,11 +56,10 @@ def _positive_float(text: str) -> float:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    from ascend_migrate.analysis.findings import SEVERITY_RANK
-    from ascend_migrate.config import ConfigError, load_settings
+    from ascend_migrate.config import ConfigError, fails_run, load_settings
     from ascend_migrate.kb.errors import KnowledgeBaseError
     from ascend_migrate.kb.index import KnowledgeBase
-    from ascend_migrate.reports.output import write_atomically
+    from ascend_migrate.files import write_atomically
     from ascend_migrate.runtime import report
     from ascend_migrate.runtime.launch import ProgramError, parse_program, run_child
     from ascend_migrate.runtime.plan import unsupported_names
@@ -87,7 +87,7 @@ def run(arguments: argparse.Namespace) -> int:
         print_error(child.outcome.message)
         return EXIT_USAGE
     base = Path.cwd()
-    findings = report.findings_from(child.records, view, base)
+    findings = report.findings_from(child.records, view, base, dict(settings.severity))
     try:
         write_atomically(arguments.shape_report / report.DYNAMIC_SHAPE_CSV, report.dynamic_shape_csv(child.records, base).encode())
         text = _render(arguments.format, findings, child, arguments)
@@ -102,8 +102,7 @@ def run(arguments: argparse.Namespace) -> int:
         return EXIT_TIMEOUT
     if child.outcome.outcome in ("failed", "exited", None):
         return EXIT_PROGRAM_FAILED
-    threshold = SEVERITY_RANK[settings.fail_on]
-    failing = any(SEVERITY_RANK[item.finding.severity] <= threshold for item in findings)
+    failing = any(fails_run(item.finding, settings.fail_on) for item in findings)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascend_migrate.analysis.emit import headline, suggestion
-from ascend_migrate.analysis.findings import DEFAULT_SEVERITY, Finding
+from ascend_migrate.analysis.findings import Finding
 from ascend_migrate.kb.index import RouteView
 from ascend_migrate.kb.schema import Entry
+from ascend_migrate.taxonomy import DEFAULT_SEVERITY
 
 CONFIRMED = "confirmed at run time"
 # msfmktransplt's dynamic_shape mode writes these columns (hook.py, see mappings/npu_dynamic_shape.yaml
@@ -61,11 +62,13 @@ def read_observations(path: Path) -> tuple[list[dict], RunOutcome]:
     return records, outcome
 
 
-def findings_from(records: list[dict], view: RouteView, base: Path) -> list[RuntimeFinding]:
+def findings_from(records: list[dict], view: RouteView, base: Path, user_severities: dict[str, str] | None = None
+                  ) -> list[RuntimeFinding]:
+    """`user_severities`: the user's severity per category (settings.severity), which outranks the entry's, as in scan."""
     found: list[RuntimeFinding] = []
     for record in _one_varying_site_per_line(records):
         entry = _entry_for(record, view)
-        if entry is None:
+        if entry is None:  # `reported: false` is not asked: it stops a static match; here the run observed it
             continue
         api = record["api"]
         if record["kind"] == "shapes":
@@ -83,7 +86,7 @@ def findings_from(records: list[dict], view: RouteView, base: Path) -> list[Runt
                 message = f"a CUDA device reaches `{observed.get('call', '?')}`: {headline(entry, 'cuda')}"
             if "returned" in observed:
                 message += f" (returned {observed['returned']})"
-        severity = entry.severity or DEFAULT_SEVERITY[entry.category]
+        severity = (user_severities or {}).get(entry.category) or entry.severity or DEFAULT_SEVERITY[entry.category]
         finding = Finding(_display(record["path"], base), record["line"], 1, record["line"], 1, entry.code or "", entry.category,
                           severity, api, f"{message} [{CONFIRMED}]", suggestion(entry), "exact",
                           entry.docs[0] if entry.docs else "", None, entry.key)
