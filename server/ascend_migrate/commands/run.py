@@ -57,9 +57,9 @@ def _positive_float(text: str) -> float:
 
 def run(arguments: argparse.Namespace) -> int:
     from ascend_migrate.config import ConfigError, fails_run, load_settings
+    from ascend_migrate.files import write_atomically
     from ascend_migrate.kb.errors import KnowledgeBaseError
     from ascend_migrate.kb.index import KnowledgeBase
-    from ascend_migrate.files import write_atomically
     from ascend_migrate.runtime import report
     from ascend_migrate.runtime.launch import ProgramError, parse_program, run_child
     from ascend_migrate.runtime.plan import unsupported_names

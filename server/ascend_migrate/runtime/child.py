@@ -36,10 +36,9 @@ def main(plan_path: str) -> int:
     watch.__exit__(None, None, None)
     for record in watch.shape_records():
         recorder.write(record)
-    from ascend_migrate.runtime.watch import count_steps
+    from ascend_migrate.runtime.watch import steps_done
 
-    steps = getattr(count_steps, "done", [None])[0]
-    recorder.write({"kind": "end", "outcome": outcome, "exit_code": exit_code, "steps": steps})
+    recorder.write({"kind": "end", "outcome": outcome, "exit_code": exit_code, "steps": steps_done})
     recorder.close()
     return 0
 
@@ -101,7 +100,7 @@ def _run_program(argv: list[str], module: str | None) -> tuple[str, int]:
 def _print_user_traceback(error: BaseException) -> None:
     from ascend_migrate.runtime.recorder import is_internal
 
-    frames = traceback.extract_tb(error.__traceback__)
+    frames: list[traceback.FrameSummary] = list(traceback.extract_tb(error.__traceback__))
     while frames and (is_internal(frames[0].filename) or frames[0].filename.endswith("runpy.py")):
         frames = frames[1:]  # the child's and runpy's frames are ours, not the program's
     frames = [frame for frame in frames if not frame.filename.endswith(WRAPPERS)]  # our call-noting wrappers

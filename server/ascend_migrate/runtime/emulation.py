@@ -130,8 +130,8 @@ def _npu_functions() -> dict[str, object]:
         def __enter__(self):
             return self
 
-        def __exit__(self, *exception) -> bool:
-            return False
+        def __exit__(self, *exception) -> None:
+            return None  # never swallows the exception
 
     return {
         "is_available": lambda: True,
@@ -206,14 +206,12 @@ def build_npu_module() -> types.ModuleType:
     for name, value in _npu_functions().items():
         setattr(npu, name, value)
     amp = types.ModuleType("torch_npu.npu.amp")
-    amp.autocast = _Autocast
-    amp.GradScaler = GradScaler
-    npu.amp = amp
+    amp.__dict__.update(autocast=_Autocast, GradScaler=GradScaler, __all__=["GradScaler", "autocast"])
+    npu.__dict__["amp"] = amp
     for dtype_name in ("FloatTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor", "BoolTensor",
                        "DoubleTensor", "ByteTensor", "CharTensor", "ShortTensor"):
         setattr(npu, dtype_name, getattr(torch, dtype_name))
-    npu.__all__ = sorted(name for name in vars(npu) if not name.startswith("_") and name != "amp")
-    npu.amp.__all__ = ["GradScaler", "autocast"]
+    npu.__dict__["__all__"] = sorted(name for name in vars(npu) if not name.startswith("_") and name != "amp")
     return npu
 
 
@@ -226,8 +224,8 @@ def install_torch_npu(torch_npu: types.ModuleType) -> None:
     torch._register_device_module("npu", npu)
     sys.modules["torch.npu"] = npu
     sys.modules["torch_npu.npu"] = npu
-    sys.modules["torch_npu.npu.amp"] = npu.amp
-    torch_npu.npu = npu
+    sys.modules["torch_npu.npu.amp"] = npu.__dict__["amp"]
+    torch_npu.__dict__["npu"] = npu
     torch.Tensor.npu = _tensor_npu
     torch.Tensor.is_npu = property(lambda tensor: True)
     torch.nn.Module.npu = _module_npu

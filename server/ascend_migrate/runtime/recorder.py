@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import threading
+import types
 from pathlib import Path
 
 _RUNTIME_DIRECTORY = os.path.dirname(os.path.abspath(__file__))
@@ -27,7 +28,7 @@ def is_internal(filename: str) -> bool:
 
 def user_caller(depth: int = 2):
     """The frame that called the watched function, if it is user code (not torch, not us), else None."""
-    frame = sys._getframe(depth)
+    frame: types.FrameType | None = sys._getframe(depth)
     while frame is not None and frame.f_code.co_filename == __file__:
         frame = frame.f_back
     if frame is None or is_internal(frame.f_code.co_filename):

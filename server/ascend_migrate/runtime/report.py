@@ -47,7 +47,8 @@ class RunOutcome:
 
 
 def read_observations(path: Path) -> tuple[list[dict], RunOutcome]:
-    records, outcome = [], RunOutcome(None)
+    records: list[dict] = []
+    outcome = RunOutcome(None)
     if not path.exists():
         return records, outcome
     for line in path.read_text(encoding="utf-8").splitlines():

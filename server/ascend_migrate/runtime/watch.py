@@ -203,7 +203,7 @@ def watch_cuda_calls(recorder: calls.Recorder) -> None:
         def watched(*arguments, **keywords):
             caller = calls.user_caller()
             current = getattr(torch.cuda, name, None)
-            if state.cuda_is_npu and current is not watched:
+            if state.cuda_is_npu and current is not None and current is not watched:
                 return current(*arguments, **keywords)  # transfer_to_npu replaced it after we wrapped
             if caller is not None:
                 recorder.observe("cuda-call", f"torch.cuda.{name}", caller, arguments=_brief(arguments, keywords))
@@ -287,19 +287,24 @@ def note_capability(recorder: calls.Recorder) -> None:
                 setattr(module, attribute, _noting(recorder, "caveat-call", f"torch.cuda.{attribute}", function))
 
 
+# Optimizer steps taken under --steps (None when steps are not counted): the end record reports it.
+steps_done: int | None = None
+
+
 def count_steps(limit: int) -> None:
     """End the program cleanly after `limit` optimizer steps (every optimizer: the global post-step hook)."""
-    done = [0]
+    global steps_done
+    steps_done = 0
 
     def after_step(optimizer, arguments, keywords) -> None:
-        done[0] += 1
-        if done[0] >= limit:
+        global steps_done
+        steps_done = (steps_done or 0) + 1
+        if steps_done >= limit:
             raise StepsReached(0)
 
     from torch.optim.optimizer import register_optimizer_step_post_hook
 
     register_optimizer_step_post_hook(after_step)
-    count_steps.done = done
 
 
 def _brief(arguments, keywords) -> str:
