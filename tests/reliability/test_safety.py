@@ -456,8 +456,11 @@ def test_an_interrupted_fix_write_names_what_it_wrote_and_leaves_no_half_written
     for name in names:
         (root / name).write_text(original, encoding="utf-8")
     environment = dict(os.environ, ASCEND_MIGRATE_MAPPINGS=str(Path(__file__).resolve().parents[1] / "fixtures" / "mappings"))
+    # A job started in the background by a shell inherits SIGINT ignored, and Python then never turns it into
+    # KeyboardInterrupt: give the command the default disposition a terminal's foreground job has.
     process = subprocess.Popen([str(Path(sys.executable).with_name("ascend-migrate")), "fix", "--write", "."],
-                               cwd=root, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               cwd=root, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while (root / names[0]).read_text(encoding="utf-8") == original and time.monotonic() < deadline:
         time.sleep(0.01)
