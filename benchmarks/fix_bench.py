@@ -25,12 +25,13 @@ DIRECTORY = WORK / "fix"
 # `from mindspore import mint`, and removes `import torch` once nothing uses it.
 ELEMENTS = {
     "npu": ("torch.cuda.synchronize()", 'torch.device("cuda:0")', "x.cuda()"),
-    "mindspore": ("torch.arcsin(input=x)", "torch.logcumsumexp(x, dim=0)", "torch.copysign(input=x, other=x)"),
+    # Only entries whose fix the numeric battery ran count as safe (issue 16): glu's keyword renames and abs.
+    "mindspore": ("torch.nn.functional.glu(input=x, dim=0)", "torch.abs(x)", "torch.nn.functional.glu(x, dim=-1)"),
 }
 # What each element looks like once fixed, to count that every fix was applied.
 FIXED = {
     "npu": ("torch.npu.synchronize()", 'torch.device("npu:0")', "x.npu()"),
-    "mindspore": ("mint.arcsin(x=x)", "mindspore.ops.logcumsumexp(x, axis=0)", "mindspore.ops.copysign(x=x, other=x)"),
+    "mindspore": ("mindspore.ops.glu(x=x, axis=0)", "mint.abs(x)", "mindspore.ops.glu(x, axis=-1)"),
 }
 LAYOUTS = ("one statement", "N statements")
 

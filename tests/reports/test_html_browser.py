@@ -75,10 +75,10 @@ def test_sample_report_shows_its_counts_filters_and_toggles(open_in_browser, tmp
     initial = seen["initial"]
     assert (initial["totalFindings"], initial["filesScanned"], initial["shownCount"]) == (12, 3, 12)
     assert initial["categories"] == {"npu-rename": 5, "npu-unsupported": 2, "npu-affinity": 2, "npu-dynamic-shape": 2, "third-party": 1}
-    assert initial["severities"] == {"error": 3, "warning": 7, "info": 2, "hint": 0}
-    assert initial["fileScores"] == {"src/train.py": 79, "src/model.py": 93, "src/paths.py": 100}
+    assert initial["severities"] == {"error": 3, "warning": 7, "info": 0, "hint": 2}  # affinity advice is a hint by default
+    assert initial["fileScores"] == {"src/train.py": 32, "src/model.py": 37, "src/paths.py": 100}  # blockers left: the 0-39 band
     assert initial["svgCharts"] == 3
-    assert "Readiness = 100 × (1 − effort ÷ code lines)" in initial["hasDefinition"]
+    assert "band bottom + band width × (1 − effort ÷ code lines)" in initial["hasDefinition"]
     assert PAYLOAD in initial["bodyText"]
     assert (seen["filtered"]["visibleCodes"], seen["filtered"]["shownText"]) == (["NPU103"], "Showing 1 of 12 findings")
     assert seen["filtered"]["visibleFiles"] == ["src/train.py"]

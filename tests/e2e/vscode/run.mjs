@@ -381,7 +381,8 @@ try {
     if (!hints) {
       fail(`the fixture has no hint to count: ${JSON.stringify(counts)}`);
     }
-    const expected = `${total} findings, ${hints} of them hints, which the Problems panel does not list (dotted underlines in the editor)`;
+    const which = hints === total ? 'all of them hints' : `${hints} of them ${hints === 1 ? 'a hint' : 'hints'}`;
+    const expected = `${total} findings, ${which}, which the Problems panel does not list (dotted underlines in the editor)`;
     if (!shown.includes(expected)) {
       fail(`expected "${expected}" in the scan notification:\n${shown}`);
     }
@@ -514,6 +515,9 @@ try {
         (shown.match(/position encoding utf-16/g) ?? []).length === 4;
     }, SERVER_TIMEOUT);
     await screenshot('output');
+    // train.py has only hints left after Fix All (hidden from the panel): the new server shows itself by
+    // analysing a file opened after the restart.
+    await quickOpen('distributed.py');
     await page.keyboard.press('Control+Shift+M');
     await waitFor('the new server\'s diagnostics in the Problems panel', async () => /ascend-migrate\s*\(?NPU\d{3}/.test(await problemsText()),
       SERVER_TIMEOUT);
