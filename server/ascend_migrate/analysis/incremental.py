@@ -142,14 +142,16 @@ def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit
     new_names = _bound_names(region)
     changed = {name for name in old_names.keys() | new_names.keys() if old_names.get(name) != new_names.get(name)}
     if changed:
-        if not _rebindings_stay_local(changed, old_names, new_names):
+        if not _rebindings_stay_local(changed):
             return None
         imported = _imported_modules(changed, old_names, new_names)
+        torch_npu_changed = any(module.split(".", 1)[0] == "torch_npu" for module in imported)
         knowledge_base = knowledge_base or KnowledgeBase.load()
         for index, chunk in enumerate(document):
             if positions.get(id(chunk)) is None or region_start <= chunk.start <= region_new_end:
                 continue
-            if chunk.referenced & changed or _renders_under(chunk, imported, knowledge_base):
+            if chunk.referenced & changed or _renders_under(chunk, imported, knowledge_base) or (
+                    torch_npu_changed and _may_import_torch(chunk, lines)):
                 rewalked = _rewalk(chunk, lines, runner, classes, document, index)
                 if rewalked is None:
                     return None
@@ -168,15 +170,18 @@ def _bound_names(chunks: list[Chunk]) -> dict[str, list]:
     return names
 
 
-def _rebindings_stay_local(changed: set[str], old: dict, new: dict) -> bool:
+def _rebindings_stay_local(changed: set[str]) -> bool:
     """Whether re-walking the chunks that read the changed names (or whose fixes are written with a changed
     import) is enough. Not when a marker such as the transfer_to_npu import changed (it changes every
-    finding's severity), or when torch_npu's import changed (whether `import torch` needs `import torch_npu`
-    beside it)."""
-    for name in changed:
-        if name.startswith("<"):
-            return False
-    return not any(module.split(".", 1)[0] == "torch_npu" for module in _imported_modules(changed, old, new))
+    finding's severity). A change of torch_npu's import is local: it decides only whether an `import torch`
+    needs `import torch_npu` beside it, so the chunks that may import torch are walked again."""
+    return not any(name.startswith("<") for name in changed)
+
+
+def _may_import_torch(chunk: Chunk, lines: list[str]) -> bool:
+    """Whether the chunk's text could hold an `import torch` (anywhere in it: the rule sees nested imports too)."""
+    text = "".join(lines[chunk.start - 1:chunk.end])
+    return "torch" in text and "import" in text
 
 
 def _imported_modules(changed: set[str], old: dict, new: dict) -> set[str]:

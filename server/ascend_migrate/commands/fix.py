@@ -165,12 +165,10 @@ def _fix_files(work: list[tuple[str, str]], settings, unsafe: bool, jobs: int) -
 
 
 def _fix_one(item: tuple[str, str], settings, unsafe: bool) -> tuple[_Outcome | None, tuple[int | None, str] | None]:
-    from ascend_migrate.analysis.engine import analyze_file
-
     path, display = item
 
     try:
-        return _fix_file(Path(path), display, settings, analyze_file, unsafe), None
+        return _fix_file(Path(path), display, settings, unsafe), None
     except _Skip as skip:
         return None, (skip.line, skip.message)
 
@@ -182,7 +180,8 @@ class _Skip(Exception):
         self.line = line
 
 
-def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) -> _Outcome:
+def _fix_file(path: Path, display: str, settings, unsafe: bool) -> _Outcome:
+    from ascend_migrate.analysis.after_edits import EditedTextAnalyser
     from ascend_migrate.files import decode_source, read_source_bytes
     from ascend_migrate.fixes import fix_until_stable
     from ascend_migrate.fixes.syntax import parse
@@ -197,7 +196,8 @@ def _fix_file(path: Path, display: str, settings, analyze_file, unsafe: bool) ->
         parse(original)
     except SyntaxError as error:
         raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
-    fixed = fix_until_stable(original, lambda text: analyze_file(text, display, settings).findings, unsafe)
+    analyser = EditedTextAnalyser(display, settings)  # a later pass re-analyses only the lines a pass edited
+    fixed = fix_until_stable(original, analyser, unsafe, analyse_edited=analyser.after)
     return _Outcome(display, original, fixed.text, _sha256(data), fixed.applied, list(fixed.changes), list(fixed.skipped))
 
 

@@ -19,8 +19,8 @@ from ascend_migrate.files import split_lines
 from ascend_migrate.fixes import work
 from ascend_migrate.fixes.code_edits import code_edits, is_import_only
 from ascend_migrate.fixes.errors import FixError
-from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits
-from ascend_migrate.fixes.syntax import parse
+from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits, used_names
+from ascend_migrate.fixes.syntax import parse, parse_region
 from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
 
 
@@ -141,6 +141,8 @@ def fix_all(source: str, findings: Iterable[Finding], unsafe: bool = False) -> F
 def _fix_all(source: str, findings: Iterable[Finding], unsafe: bool) -> FixResult:
     fixable = [finding for finding in findings if finding.fix is not None]
     fixable.sort(key=lambda finding: (finding.line, finding.column, finding.code))
+    if not fixable:
+        return FixResult(source)  # nothing to fix: no parse of the whole text (a last pass usually ends here)
     try:
         tree = parse(source)
     except SyntaxError as error:
@@ -155,7 +157,7 @@ def _fix_all(source: str, findings: Iterable[Finding], unsafe: bool) -> FixResul
             skipped.extend(SkippedFix(each, plan) for each in (finding, *companions))
         else:
             planned.append(plan)
-    text, edits = _assemble_checked(context, planned, skipped)
+    text, edits = _assemble_checked(context, planned, skipped) if planned else (source, [])
     if not edits:
         return FixResult(source, skipped=tuple(skipped))
     changes = _changes(context, planned, edits)
@@ -320,6 +322,7 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
                 for statement in fix.add_imports:
                     first_use[statement] = min(first_use.get(statement, line), line)
         result.extend(add_import_edits(context.source, context.tree, add, context.index, context.imports, first_use))
+    remove = _unused_after(context, edits, remove)
     if remove:
         try:
             fixed_tree = parse(apply_edits(context.source, edits))
@@ -338,6 +341,74 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
                 occupied.add(start, end, removal.new_text, None)
                 result.append(removal)
     return result
+
+
+def _unused_after(context: _Context, edits: Sequence[TextEdit], names: Sequence[str]) -> list[str]:
+    """The `names` that the code after `edits` may no longer use: those no statement the edits leave alone
+    uses, and (when the edited statements' fixed text parses on its own) that text does not use either. Only
+    for what is left is the whole fixed text parsed; so a fix whose import stays in use (the usual case)
+    costs the few statements read until every name is found, and a parse of the statements it edited."""
+    candidates = set(names)
+    regions = _edited_regions(context, edits)
+    starts = [first for first, _ in regions]
+    for statement in context.tree.body:
+        if not candidates:
+            break
+        if _overlaps(regions, starts, statement):
+            continue  # edited: its fixed text may use other names
+        candidates -= used_names(ast.Module(body=[statement], type_ignores=[]))
+    if candidates:
+        fixed = _fixed_regions_tree(context, edits, regions)
+        if fixed is not None:
+            candidates -= used_names(fixed)
+    return [name for name in names if name in candidates]
+
+
+def _overlaps(regions: list[tuple[int, int]], starts: list[int], statement: ast.stmt) -> bool:
+    """Whether the statement shares a line with one of the sorted, disjoint `regions` (`starts`: their firsts)."""
+    position = bisect.bisect_right(starts, statement.end_lineno or statement.lineno) - 1
+    return position >= 0 and regions[position][1] >= statement.lineno
+
+
+def _edited_regions(context: _Context, edits: Sequence[TextEdit]) -> list[tuple[int, int]]:
+    """Sorted, disjoint runs of whole lines (first, last) holding every edit, widened to whole top-level statements."""
+    touched = _merged_runs(sorted((edit.line, edit.end_line) for edit in edits))
+    starts = [first for first, _ in touched]
+    widened = [(statement.lineno, statement.end_lineno or statement.lineno)
+               for statement in context.tree.body if _overlaps(touched, starts, statement)]
+    return _merged_runs(sorted(touched + widened))
+
+
+def _merged_runs(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for first, last in runs:
+        if merged and first <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def _fixed_regions_tree(context: _Context, edits: Sequence[TextEdit], regions: list[tuple[int, int]]) -> ast.Module | None:
+    """The syntax tree of the edited regions' fixed text, each region parsed on its own (their statements in
+    one module); None when one does not parse alone (the caller then parses the whole fixed text)."""
+    index = context.index
+    body: list[ast.stmt] = []
+    starts = [first for first, _ in regions]
+    local: list[list[TextEdit]] = [[] for _ in regions]
+    for edit in edits:
+        position = bisect.bisect_right(starts, edit.line) - 1
+        if position < 0 or edit.end_line > regions[position][1]:
+            return None
+        first = regions[position][0]
+        local[position].append(TextEdit(edit.line - first + 1, edit.column, edit.end_line - first + 1, edit.end_column, edit.new_text))
+    for (first, last), region_edits in zip(regions, local):
+        text = context.source[index.starts[first - 1]:index.line_end(last)]
+        try:
+            body.extend(parse_region(apply_edits(text, region_edits)).body)
+        except (SyntaxError, OverlappingEditsError, ValueError):
+            return None
+    return ast.Module(body=body, type_ignores=[])
 
 
 def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdit]) -> list[Change]:

@@ -1,4 +1,4 @@
-"""Parsing a whole file with `ast`, quietly: a user's invalid escape sequences are not ours to warn about."""
+"""Parsing a whole file (or a run of its top-level statements) with `ast`, quietly: a user's invalid escape sequences are not ours to warn about."""
 
 from __future__ import annotations
 
@@ -12,6 +12,16 @@ from ascend_migrate.fixes import work
 def parse(source: str) -> ast.Module:
     """The module's tree, or raises SyntaxError (also for NUL bytes and nesting too deep to parse)."""
     work.module_parsed(source)
+    return _parse(source)
+
+
+def parse_region(text: str) -> ast.Module:
+    """The tree of a run of a module's top-level statements (counted apart from whole-module parses)."""
+    work.region_parsed(text)
+    return _parse(text)
+
+
+def _parse(source: str) -> ast.Module:
     with collector_paused(), warnings.catch_warnings():  # a syntax tree holds no cycles: see analysis/chunks.py
         warnings.simplefilter("ignore")
         try:

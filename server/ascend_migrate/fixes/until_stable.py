@@ -19,6 +19,7 @@ from ascend_migrate.fixes.text import LineIndex
 MAX_PASSES = 4
 
 Analyse = Callable[[str], Sequence[Finding]]
+AnalyseEdited = Callable[[str, str, Sequence[TextEdit]], Sequence[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +46,26 @@ class StableFix:
         return line_edits(self.source, self.text)
 
 
-def fix_until_stable(source: str, analyse: Analyse, unsafe: bool = False, findings: Sequence[Finding] | None = None) -> StableFix:
+def fix_until_stable(source: str, analyse: Analyse, unsafe: bool = False, findings: Sequence[Finding] | None = None,
+                     analyse_edited: AnalyseEdited | None = None) -> StableFix:
     """Fix `source` until a pass changes nothing or MAX_PASSES passes ran. `analyse(text)` gives a text's
-    findings; `findings`, when given, are those of `source` (the first pass then analyses nothing)."""
+    findings; `findings`, when given, are those of `source` (the first pass then analyses nothing).
+    `analyse_edited(old, new, edits)`, when given, gives the findings of the text a pass made (`old` with the
+    pass's `edits` applied): so the analysis can follow the edits rather than walk the whole text again."""
     text = source
     applied = 0
     changes: list[Change] = []
     skipped: tuple[SkippedFix, ...] = ()
     first_edits: tuple[TextEdit, ...] = ()
     changing_passes = 0
+    previous: tuple[str, tuple[TextEdit, ...]] | None = None  # the text the last pass started from, its edits
     for number in range(MAX_PASSES):
-        current = findings if number == 0 and findings is not None else analyse(text)
+        if number == 0 and findings is not None:
+            current = findings
+        elif previous is not None and analyse_edited is not None:
+            current = analyse_edited(previous[0], text, previous[1])
+        else:
+            current = analyse(text)
         result = fix_all(text, current, unsafe=unsafe)
         skipped = result.skipped
         if not result.changed:
@@ -65,6 +75,7 @@ def fix_until_stable(source: str, analyse: Analyse, unsafe: bool = False, findin
         applied += len(result.applied)
         changes.extend(result.changes)
         changing_passes += 1
+        previous = (text, result.edits)
         text = result.text
     return StableFix(source, text, applied, tuple(changes), skipped, first_edits, changing_passes)
 

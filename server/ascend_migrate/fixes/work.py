@@ -19,6 +19,8 @@ class WorkCount:
 
     module_parses: int = 0  # whole texts parsed with `ast` (the file, the fixed file)
     module_parse_characters: int = 0
+    region_parses: int = 0  # runs of top-level statements parsed alone (the statements a fix edited)
+    region_parse_characters: int = 0
     expression_parses: int = 0  # snippets parsed with libcst (a call, a new argument, an import statement)
     expression_parse_characters: int = 0
     render_characters: int = 0  # characters of libcst nodes rendered back to text
@@ -45,6 +47,13 @@ def module_parsed(text: str) -> None:
     if work is not None:
         work.module_parses += 1
         work.module_parse_characters += len(text)
+
+
+def region_parsed(text: str) -> None:
+    work = _current.get()
+    if work is not None:
+        work.region_parses += 1
+        work.region_parse_characters += len(text)
 
 
 def expression_parsed(text: str) -> None:
