@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from ascend_migrate.analysis.engine import analyze_module
+from ascend_migrate.analysis.engine import ChunkRunner, analyze_module
 from ascend_migrate.analysis.incremental import LineEdit, analyze_document
 from ascend_migrate.config import Settings
 
@@ -207,3 +207,30 @@ def test_a_file_that_does_not_parse_on_its_own_keeps_nothing(test_knowledge_base
     (error,) = analysis.errors
     assert error.message.startswith("syntax error")
     assert not [f for f in analysis.findings if f.api == "torch.Tensor.cuda"]
+
+
+def test_adding_or_removing_the_torch_npu_import_re_walks_only_the_chunks_that_may_import_torch(monkeypatch):
+    """The `import torch` finding (torch_npu never imported, in a program) comes and goes with the torch_npu
+    import (the shipped knowledge base has it); the other chunks are not walked again."""
+    settings = Settings(target="npu")
+    without = 'import torch\n\ndef f():\n    torch.cuda.synchronize()\n\nimport os\n\nif __name__ == "__main__":\n    f()\n'
+    with_import = without.replace("import os", "import torch_npu")
+    walked = []
+    original_walk = ChunkRunner.walk
+
+    def counted_walk(self, chunks, scope_for=None):
+        chunks = list(chunks)
+        walked.extend(chunk.start for chunk in chunks)
+        return original_walk(self, chunks, scope_for)
+
+    for old, new in ((without, with_import), (with_import, without)):
+        before = analyze_module(old, "train.py", settings)
+        monkeypatch.setattr(ChunkRunner, "walk", counted_walk)
+        walked.clear()
+        after = analyze_document(new, "train.py", settings, before, LineEdit(6, 6, 6))
+        monkeypatch.undo()
+        full = analyze_module(new, "train.py", settings)
+        assert as_tuples(after) == as_tuples(full)
+        assert walked == [3, 6, 1]  # the edited chunk (with the one above it), then `import torch`; not the rest
+    assert [f.line for f in analyze_module(without, "train.py", settings).findings if f.api == "torch"] == [1]
+    assert [f.line for f in analyze_module(with_import, "train.py", settings).findings if f.api == "torch"] == []

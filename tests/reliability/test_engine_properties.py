@@ -22,6 +22,7 @@ from ascend_migrate.analysis.engine import analyze_file, analyze_module
 from ascend_migrate.analysis.incremental import LineEdit, analyze_document
 from ascend_migrate.files import split_lines
 from ascend_migrate.config import Settings
+from ascend_migrate.analysis.after_edits import EditedTextAnalyser
 from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all, fix_until_stable
 from ascend_migrate.fixes.until_stable import MAX_PASSES
 
@@ -66,6 +67,9 @@ def check_fixes(source: str, settings_for_target: Settings) -> None:
         assert parses(fixed), f"the quick fix for {finding.code} at {finding.line}:{finding.column} breaks the code:\n{fixed}"
     fixed = fix_until_stable(source, lambda text: analyze_file(text, "mutated.py", settings_for_target).findings, unsafe=True)
     assert parses(fixed.text), fixed.text
+    analyser = EditedTextAnalyser("mutated.py", settings_for_target)  # what `fix` does: re-analyse the edited lines
+    following = fix_until_stable(source, analyser, unsafe=True, analyse_edited=analyser.after)
+    assert (following.text, following.changes, following.skipped) == (fixed.text, fixed.changes, fixed.skipped)
     assert apply_edits(source, fixed.edits()) == fixed.text  # what the editor's fix-all sends
     if fixed.changing_passes == MAX_PASSES:
         final = fix_all(fixed.text, analyze_file(fixed.text, "mutated.py", settings_for_target).findings, unsafe=True)
