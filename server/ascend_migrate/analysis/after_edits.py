@@ -43,7 +43,7 @@ class EditedTextAnalyser:
         old_lines, new_lines = split_lines_keeping_ends(old), split_lines_keeping_ends(new)
         if not _only_runs_differ(old_lines, new_lines, runs):  # not the edits that made `new`
             return self(new)
-        analysis = self._analysis
+        analysis, self._analysis = self._analysis, None  # each step's input is freed once it is replaced
         shift = sum(run.new_end_line - run.old_end_line for run in runs)
         for run in reversed(runs):  # bottom-up: the runs above keep their line numbers
             shift -= run.new_end_line - run.old_end_line  # the shift the runs above this one make in `new`

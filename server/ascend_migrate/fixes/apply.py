@@ -344,23 +344,22 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
 
 
 def _unused_after(context: _Context, edits: Sequence[TextEdit], names: Sequence[str]) -> list[str]:
-    """The `names` that the code after `edits` may no longer use: those no statement the edits leave alone
-    uses, and (when the edited statements' fixed text parses on its own) that text does not use either. Only
-    for what is left is the whole fixed text parsed; so a fix whose import stays in use (the usual case)
-    costs the few statements read until every name is found, and a parse of the statements it edited."""
+    """The `names` that the code after `edits` may no longer use: those that neither the edited statements'
+    fixed text (parsed on its own) nor a statement the edits leave alone uses. Only for what is left is the
+    whole fixed text parsed; so a fix whose import stays in use (the usual case) costs a parse of the
+    statements it edited, and the statements read until every name is found, not the file."""
     candidates = set(names)
     regions = _edited_regions(context, edits)
+    fixed = _fixed_regions_tree(context, edits, regions)
+    if fixed is None:
+        return list(names)  # the caller parses the whole fixed text
+    candidates -= used_names(fixed)  # first: the fixed code usually still uses what it used
     starts = [first for first, _ in regions]
     for statement in context.tree.body:
         if not candidates:
             break
-        if _overlaps(regions, starts, statement):
-            continue  # edited: its fixed text may use other names
-        candidates -= used_names(ast.Module(body=[statement], type_ignores=[]))
-    if candidates:
-        fixed = _fixed_regions_tree(context, edits, regions)
-        if fixed is not None:
-            candidates -= used_names(fixed)
+        if not _overlaps(regions, starts, statement):  # not edited: used as it was
+            candidates -= used_names(ast.Module(body=[statement], type_ignores=[]))
     return [name for name in names if name in candidates]
 
 
