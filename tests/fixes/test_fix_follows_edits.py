@@ -106,3 +106,13 @@ def test_a_large_file_with_two_fixes_is_walked_and_parsed_whole_a_constant_numbe
     assert work.region_parses <= 2  # the edited statements, to see whether an import became unused
     assert walked[0] == lines + 3  # the first analysis walks every statement
     assert sum(walked[1:]) <= 8  # the second, only the edited statements and those that import torch
+
+
+def test_the_parse_check_compiles_and_asks_the_parser_when_compiling_refuses():
+    from ascend_migrate.fixes.syntax import check
+
+    check("x = 1\n")
+    check("return 1\nawait f()\n")  # compiling refuses these; the parser accepts them, as `parse` does
+    for broken in ("x = (\n", "a\x00b\n", "(" * 5000 + ")" * 5000 + "\n"):
+        with pytest.raises(SyntaxError):
+            check(broken)

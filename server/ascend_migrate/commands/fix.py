@@ -184,7 +184,7 @@ def _fix_file(path: Path, display: str, settings, unsafe: bool) -> _Outcome:
     from ascend_migrate.analysis.after_edits import EditedTextAnalyser
     from ascend_migrate.files import decode_source, read_source_bytes
     from ascend_migrate.fixes import fix_until_stable
-    from ascend_migrate.fixes.syntax import parse
+    from ascend_migrate.fixes.syntax import check
 
     try:
         data = read_source_bytes(path)
@@ -193,7 +193,7 @@ def _fix_file(path: Path, display: str, settings, unsafe: bool) -> _Outcome:
         message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise _Skip(f"cannot read: {message}") from None
     try:
-        parse(original)
+        check(original)
     except SyntaxError as error:
         raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
     analyser = EditedTextAnalyser(display, settings)  # a later pass re-analyses only the lines a pass edited

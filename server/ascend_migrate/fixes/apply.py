@@ -20,7 +20,7 @@ from ascend_migrate.fixes import work
 from ascend_migrate.fixes.code_edits import code_edits, is_import_only
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits, used_names
-from ascend_migrate.fixes.syntax import parse, parse_region
+from ascend_migrate.fixes.syntax import check, parse, parse_region
 from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
 
 
@@ -301,7 +301,7 @@ def _assemble(context: _Context, planned: Sequence[_Planned]) -> tuple[str, list
     try:
         all_edits = _with_imports(context, [plan.edits for plan in planned], [plan.fix for plan in planned])
         text = apply_edits(context.source, all_edits)
-        parse(text)
+        check(text)
     except (SyntaxError, FixError, OverlappingEditsError):
         return None
     return text, all_edits
