@@ -401,7 +401,7 @@ def _fixed_regions_tree(context: _Context, edits: Sequence[TextEdit], regions: l
             return None
         first = regions[position][0]
         local[position].append(TextEdit(edit.line - first + 1, edit.column, edit.end_line - first + 1, edit.end_column, edit.new_text))
-    for (first, last), region_edits in zip(regions, local):
+    for (first, last), region_edits in zip(regions, local, strict=True):
         text = context.source[index.starts[first - 1]:index.line_end(last)]
         try:
             body.extend(parse_region(apply_edits(text, region_edits)).body)
