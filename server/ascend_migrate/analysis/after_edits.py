@@ -3,8 +3,9 @@
 A fix pass changes a few lines of a file; walking the whole file again for them made `fix` on a 1,000,000-line
 file with two fixes cost as much as two scans. `EditedTextAnalyser` keeps the last `ModuleAnalysis` and gives
 the incremental analysis each run of edited lines (bottom-up, so that the lines above an edit keep their
-numbers), after checking that the text outside the runs is unchanged (else it analyses the whole text). Each step still costs a pass over the chunk list (shifting, replaying bindings), so above
-MAX_EDITED_RUNS runs one full analysis is cheaper, and is what a pass with many fixes gets.
+numbers), after checking that the text outside the runs is unchanged (else it analyses the whole text).
+Each step still costs a pass over the chunk list (shifting, replaying bindings), so above MAX_EDITED_RUNS
+runs one full analysis is cheaper, and is what a pass with many fixes gets.
 """
 
 from __future__ import annotations
@@ -74,9 +75,10 @@ def _only_runs_differ(old: list[str], new: list[str], runs: list[LineEdit]) -> b
     """Whether `old` and `new` (lines with their ends) agree everywhere outside the runs."""
     if len(new) - len(old) != sum(run.new_end_line - run.old_end_line for run in runs):
         return False
-    old_cursor, shift = 0, 0  # the first old line (0-based) after the last run checked; `new` is `shift` lines longer
+    old_cursor, shift = 0, 0  # the first old line (0-based) after the runs checked; `new` is `shift` lines longer
     for run in [*runs, LineEdit(len(old) + 1, len(old), len(old))]:
-        if run.start_line - 1 < old_cursor or old[old_cursor:run.start_line - 1] != new[old_cursor + shift:run.start_line - 1 + shift]:
+        first = run.start_line - 1
+        if first < old_cursor or old[old_cursor:first] != new[old_cursor + shift:first + shift]:
             return False
         old_cursor = run.old_end_line
         shift += run.new_end_line - run.old_end_line
