@@ -164,14 +164,25 @@ def test_unreadable_files_and_directories_are_reported(tmp_path):
     ]
 
 
+# Linux keeps the largest RSS a process had before exec in its ru_maxrss, and a child forked from pytest
+# "had" all of pytest's pages (hundreds of MB after the property tests): so the command is started from a
+# small fresh interpreter, and that one reports the command's own peak.
+_MEASURE = """
+import json, os, subprocess, sys
+with open(sys.argv[1], "w", encoding="utf-8") as output:
+    process = subprocess.Popen(sys.argv[2:], stdout=output, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+print(usage.ru_maxrss)
+"""
+
+
 def peak_kilobytes_of(command: list[str], cwd: Path) -> tuple[int, str, float]:
     """Run `command`; its exit code is ignored. (peak RSS in kB of the process and its waited children, stdout, seconds)."""
     started = time.monotonic()
-    with open(cwd / "out.json", "w", encoding="utf-8") as output:
-        process = subprocess.Popen(command, cwd=cwd, stdout=output, stderr=subprocess.DEVNULL,
-                                   env={**os.environ, "ASCEND_MIGRATE_MAPPINGS": str(TEST_MAPPINGS)})
-        _, _, usage = os.wait4(process.pid, 0)
-    return usage.ru_maxrss, (cwd / "out.json").read_text(encoding="utf-8"), time.monotonic() - started
+    measured = subprocess.run([sys.executable, "-c", _MEASURE, str(cwd / "out.json"), *command], cwd=cwd,
+                              env={**os.environ, "ASCEND_MIGRATE_MAPPINGS": str(TEST_MAPPINGS)},
+                              capture_output=True, text=True, check=True)
+    return int(measured.stdout), (cwd / "out.json").read_text(encoding="utf-8"), time.monotonic() - started
 
 
 @HEAVY
