@@ -15,10 +15,9 @@ import atheris
 
 with atheris.instrument_imports(include=["ascend_migrate"]):
     from ascend_migrate.analysis.engine import analyze_file
-    from ascend_migrate.analysis.source import split_lines
+    from ascend_migrate.files import decode_source, split_lines
     from ascend_migrate.config import Settings
     from ascend_migrate.fixes import FixError, apply_edits, edits_for, fix_all
-    from ascend_migrate.workspace import decode_source
 
 TARGETS = (Settings(target="npu"), Settings(target="mindspore"))
 
