@@ -72,8 +72,9 @@ def string_edit(context: RuleContext, literal: ast.expr, old: str, new: str) -> 
     segment = factory.lines.text(line)[column - 1:end_column - 1]
     if type(literal) is ast.JoinedStr:
         index = segment.find(old)
-        # An f-string cannot be read back as a literal: only its opening text, spelled out, is edited.
-        if index < 0 or not segment[:index].lstrip("fFrR").startswith(("'", '"')) or len(segment[:index].lstrip("fFrR")) != 1:
+        # An f-string cannot be read back as a literal: only its opening text, spelled out right after the
+        # prefix and a single quote, is edited.
+        if index < 0 or segment[:index].lstrip("fFrR") not in ("'", '"'):
             return None
         return (line, column + index, line, column + index + len(old)), new
     if type(literal) is not ast.Constant or type(literal.value) is not str:
