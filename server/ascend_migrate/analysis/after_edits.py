@@ -34,6 +34,15 @@ class EditedTextAnalyser:
         self._text: str | None = None
         self._analysis: ModuleAnalysis | None = None
 
+    def seed(self, text: str, analysis: ModuleAnalysis) -> None:
+        """Start from an analysis of `text` made elsewhere (the language server's of an open document), so
+        that the first `after` follows the edits rather than analysing the whole text."""
+        self._text, self._analysis = text, analysis
+
+    def has_errors(self) -> bool:
+        """Whether part of the last text analysed did not parse."""
+        return self._analysis is not None and any(chunk.error for chunk in self._analysis.chunks)
+
     def __call__(self, text: str) -> list[Finding]:
         return self._keep(text, analyze_module(text, self.path, self.settings, self.knowledge_base))
 

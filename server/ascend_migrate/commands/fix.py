@@ -55,6 +55,7 @@ class _Outcome:
     applied: int = 0  # fixes applied (findings fixed)
     changes: list = field(default_factory=list)  # list[Change]
     skipped: list = field(default_factory=list)  # list[SkippedFix]
+    edits: list = field(default_factory=list)  # list[TextEdit]: what turns `original` into `text`
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -192,13 +193,15 @@ def _fix_file(path: Path, display: str, settings, unsafe: bool) -> _Outcome:
     except (OSError, ValueError) as error:
         message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise _Skip(f"cannot read: {message}") from None
-    try:
-        check(original)
-    except SyntaxError as error:
-        raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
     analyser = EditedTextAnalyser(display, settings)  # a later pass re-analyses only the lines a pass edited
-    fixed = fix_until_stable(original, analyser, unsafe, analyse_edited=analyser.after)
-    return _Outcome(display, original, fixed.text, _sha256(data), fixed.applied, list(fixed.changes), list(fixed.skipped))
+    findings = analyser(original)
+    if analyser.has_errors():  # only then the cost of a parse check of the whole text, for its exact message
+        try:
+            check(original)
+        except SyntaxError as error:
+            raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
+    fixed = fix_until_stable(original, analyser, unsafe, findings=findings, analyse_edited=analyser.after)
+    return _Outcome(display, original, fixed.text, _sha256(data), fixed.applied, list(fixed.changes), list(fixed.skipped), fixed.edits())
 
 
 class _WriteGuard:
@@ -265,26 +268,14 @@ def _write(path: Path, text: str, digest: bytes) -> str | None:
 
 
 def _print_diff(outcomes: list[_Outcome]) -> None:
-    import difflib
+    from ascend_migrate.fixes.unified_diff import unified_diff
 
     for outcome in outcomes:
         relative = not outcome.path.startswith("/")
-        lines = difflib.unified_diff(
-            _lines(outcome.original),
-            _lines(outcome.text),
-            fromfile=f"a/{outcome.path}" if relative else outcome.path,
-            tofile=f"b/{outcome.path}" if relative else outcome.path,
-        )
-        for line in lines:
-            sys.stdout.write(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+        from_file = f"a/{outcome.path}" if relative else outcome.path
+        to_file = f"b/{outcome.path}" if relative else outcome.path
+        sys.stdout.writelines(unified_diff(outcome.original, outcome.text, outcome.edits, from_file, to_file))
     sys.stdout.flush()
-
-
-def _lines(text: str) -> list[str]:
-    from ascend_migrate.files import split_lines_keeping_ends
-
-    lines = split_lines_keeping_ends(text)
-    return lines if lines[-1] else lines[:-1]  # difflib's lines: no empty one after the last line end
 
 
 def _one_line(text: str) -> str:

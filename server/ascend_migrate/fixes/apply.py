@@ -20,7 +20,8 @@ from ascend_migrate.fixes import work
 from ascend_migrate.fixes.code_edits import code_edits, is_import_only
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.imports import ModuleImports, add_import_edits, remove_import_edits, used_names
-from ascend_migrate.fixes.syntax import check, parse, parse_region
+from ascend_migrate.fixes.outline import ModuleOutline
+from ascend_migrate.fixes.syntax import check_region, parse_region
 from ascend_migrate.fixes.text import LineIndex, OverlappingEditsError, apply_edits, sorted_spans, touched_lines
 
 
@@ -65,25 +66,26 @@ class _Planned:
 
 
 class _Context:
-    """What every step needs to know about the original text; built once per file."""
+    """What every step needs to know about the original text; built once per file. Raises SyntaxError when
+    the text does not parse."""
 
-    def __init__(self, source: str, tree: ast.Module, index: LineIndex | None = None) -> None:
+    def __init__(self, source: str, index: LineIndex | None = None) -> None:
         self.source = source
-        self.tree = tree
         self.index = index or LineIndex(source)
+        self.outline = ModuleOutline(source, self.index)  # statement spans and imports, not the whole tree
         self.suppressions = suppressions(split_lines(source))
         self.suppressed = suppressed_lines(source)  # no import on these lines is removed
         self.occupied = _Occupied()
-        self.imports = ModuleImports(tree)
+        self.imports = ModuleImports(self.outline.module_sites)
 
 
 def edits_for(fix: Fix, source: str) -> list[TextEdit]:
     """The minimal edits for one fix, imports included; [] when it has nothing left to change.
 
     Raises FixError when the fix's data does not fit the text, or when it manages imports and the text
-    does not parse. Only a fix that manages imports parses the whole text (with `ast`, once per text: an
+    does not parse. Only a fix that manages imports reads the whole text's outline (once per text: an
     editor asks for the quick fixes of many findings of one text in a row, so the last text's line index
-    and tree are kept).
+    and outline are kept).
     """
     facts = _facts_of(source)
     edits = code_edits(fix, source, facts.index)
@@ -106,7 +108,7 @@ class _SourceFacts:
     def context(self) -> _Context:
         if self._context is None and self._problem is None:
             try:
-                self._context = _Context(self.source, parse(self.source), self.index)
+                self._context = _Context(self.source, self.index)
             except SyntaxError as error:
                 self._problem = f"the file does not parse (line {error.lineno}): {error.msg}"
         if self._problem is not None:
@@ -144,11 +146,10 @@ def _fix_all(source: str, findings: Iterable[Finding], unsafe: bool) -> FixResul
     if not fixable:
         return FixResult(source)  # nothing to fix: no parse of the whole text (a last pass usually ends here)
     try:
-        tree = parse(source)
+        context = _Context(source)
     except SyntaxError as error:
         reason = f"the file does not parse (line {error.lineno}): {error.msg}"
         return FixResult(source, skipped=tuple(SkippedFix(finding, reason) for finding in fixable))
-    context = _Context(source, tree)
     skipped: list[SkippedFix] = []
     planned: list[_Planned] = []
     for finding, fix, companions in _merge_call_rewrites(fixable, unsafe):
@@ -298,11 +299,17 @@ def _assemble_checked(context: _Context, planned: list[_Planned], skipped: list[
 
 
 def _assemble(context: _Context, planned: Sequence[_Planned]) -> tuple[str, list[TextEdit]] | None:
+    """The fixed text and every edit made, or None when the fixed text would not parse.
+
+    Only the edited statements are checked: the original parses, and a run of whole top-level statements
+    that parses alone parses in its place (the text around it is unchanged, and each run ends at a
+    statement boundary). So the check follows the fixes, not the file."""
     try:
         all_edits = _with_imports(context, [plan.edits for plan in planned], [plan.fix for plan in planned])
+        for text in _fixed_region_texts(context, all_edits, _edited_regions(context, all_edits)):
+            check_region(text)
         text = apply_edits(context.source, all_edits)
-        check(text)
-    except (SyntaxError, FixError, OverlappingEditsError):
+    except (SyntaxError, FixError, OverlappingEditsError, ValueError):
         return None
     return text, all_edits
 
@@ -321,13 +328,9 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
                 line = min(edit.line for edit in fix_edits)
                 for statement in fix.add_imports:
                     first_use[statement] = min(first_use.get(statement, line), line)
-        result.extend(add_import_edits(context.source, context.tree, add, context.index, context.imports, first_use))
-    remove = _unused_after(context, edits, remove)
-    if remove:
-        try:
-            fixed_tree = parse(apply_edits(context.source, edits))
-        except SyntaxError:
-            return result  # the caller's parse check reports this
+        result.extend(add_import_edits(context.outline, add, context.imports, first_use))
+    unused = _unused_after(context, edits, remove) if remove else set()
+    if unused:
         try:
             spans = sorted_spans(context.source, result, context.index)
         except OverlappingEditsError:
@@ -335,7 +338,7 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
         occupied = _Occupied()
         for start, end, edit in spans:
             occupied.add(start, end, edit.new_text, None)
-        for removal in remove_import_edits(context.source, context.tree, remove, fixed_tree, context.suppressed, context.index):
+        for removal in remove_import_edits(context.outline.all_sites, unused, context.index, context.suppressed):
             start, end = context.index.span(removal)
             if not occupied.overlaps(start, end, removal.new_text):
                 occupied.add(start, end, removal.new_text, None)
@@ -343,38 +346,33 @@ def _with_imports(context: _Context, edits_by_fix: Sequence[Sequence[TextEdit]],
     return result
 
 
-def _unused_after(context: _Context, edits: Sequence[TextEdit], names: Sequence[str]) -> list[str]:
-    """The `names` that the code after `edits` may no longer use: those that neither the edited statements'
-    fixed text (parsed on its own) nor a statement the edits leave alone uses. Only for what is left is the
-    whole fixed text parsed; so a fix whose import stays in use (the usual case) costs a parse of the
-    statements it edited, and the statements read until every name is found, not the file."""
+def _unused_after(context: _Context, edits: Sequence[TextEdit], names: Sequence[str]) -> set[str]:
+    """The `names` that the code after `edits` no longer uses: those that neither the edited statements'
+    fixed text (parsed on its own) nor a statement the edits leave alone uses. The untouched statements are
+    read only until every name is found in use; so a fix whose import stays in use (the usual case) costs a
+    parse of the statements it edited, not of the file. Empty when the edited statements do not parse (the
+    caller's check then refuses the fixes)."""
     candidates = set(names)
     regions = _edited_regions(context, edits)
-    fixed = _fixed_regions_tree(context, edits, regions)
-    if fixed is None:
-        return list(names)  # the caller parses the whole fixed text
-    candidates -= used_names(fixed)  # first: the fixed code usually still uses what it used
-    starts = [first for first, _ in regions]
-    for statement in context.tree.body:
+    try:
+        for text in _fixed_region_texts(context, edits, regions):
+            candidates -= used_names(parse_region(text))  # first: the fixed code usually still uses what it used
+    except (SyntaxError, OverlappingEditsError, ValueError):
+        return set()
+    for statement in context.outline.untouched_statements(regions):
         if not candidates:
             break
-        if not _overlaps(regions, starts, statement):  # not edited: used as it was
-            candidates -= used_names(ast.Module(body=[statement], type_ignores=[]))
-    return [name for name in names if name in candidates]
-
-
-def _overlaps(regions: list[tuple[int, int]], starts: list[int], statement: ast.stmt) -> bool:
-    """Whether the statement shares a line with one of the sorted, disjoint `regions` (`starts`: their firsts)."""
-    position = bisect.bisect_right(starts, statement.end_lineno or statement.lineno) - 1
-    return position >= 0 and regions[position][1] >= statement.lineno
+        candidates -= used_names(ast.Module(body=[statement], type_ignores=[]))
+    return candidates
 
 
 def _edited_regions(context: _Context, edits: Sequence[TextEdit]) -> list[tuple[int, int]]:
-    """Sorted, disjoint runs of whole lines (first, last) holding every edit, widened to whole top-level statements."""
+    """Sorted, disjoint runs of whole lines (first, last) holding every edit, widened to whole top-level
+    statements (from their first decorator)."""
+    outline = context.outline
     touched = _merged_runs(sorted((edit.line, edit.end_line) for edit in edits))
-    starts = [first for first, _ in touched]
-    widened = [(statement.lineno, statement.end_lineno or statement.lineno)
-               for statement in context.tree.body if _overlaps(touched, starts, statement)]
+    widened = [(outline.first_lines[number], outline.end_lines[number])
+               for first, last in touched for number in outline.overlapping(first, last)]
     return _merged_runs(sorted(touched + widened))
 
 
@@ -388,26 +386,23 @@ def _merged_runs(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def _fixed_regions_tree(context: _Context, edits: Sequence[TextEdit], regions: list[tuple[int, int]]) -> ast.Module | None:
-    """The syntax tree of the edited regions' fixed text, each region parsed on its own (their statements in
-    one module); None when one does not parse alone (the caller then parses the whole fixed text)."""
+def _fixed_region_texts(context: _Context, edits: Sequence[TextEdit], regions: list[tuple[int, int]]) -> list[str]:
+    """Each region's text with the edits in it applied. Raises ValueError when an edit crosses a region's end
+    (it cannot: the regions hold every edit) and OverlappingEditsError for overlapping edits."""
     index = context.index
-    body: list[ast.stmt] = []
     starts = [first for first, _ in regions]
     local: list[list[TextEdit]] = [[] for _ in regions]
     for edit in edits:
         position = bisect.bisect_right(starts, edit.line) - 1
         if position < 0 or edit.end_line > regions[position][1]:
-            return None
+            raise ValueError(f"an edit at line {edit.line} is outside the edited regions")
         first = regions[position][0]
         local[position].append(TextEdit(edit.line - first + 1, edit.column, edit.end_line - first + 1, edit.end_column, edit.new_text))
+    texts = []
     for (first, last), region_edits in zip(regions, local, strict=True):
         text = context.source[index.starts[first - 1]:index.line_end(last)]
-        try:
-            body.extend(parse_region(apply_edits(text, region_edits)).body)
-        except (SyntaxError, OverlappingEditsError, ValueError):
-            return None
-    return ast.Module(body=body, type_ignores=[])
+        texts.append(apply_edits(text, region_edits))
+    return texts
 
 
 def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdit]) -> list[Change]:

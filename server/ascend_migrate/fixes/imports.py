@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping
 
 import libcst
 
@@ -13,18 +13,8 @@ from ascend_migrate.fixes import work
 from ascend_migrate.fixes.arguments import closing_comma, node_text
 from ascend_migrate.fixes.errors import FixError
 from ascend_migrate.fixes.node_diff import rewrite_edits
+from ascend_migrate.fixes.outline import ImportSite, ModuleOutline, bindings_of
 from ascend_migrate.fixes.text import LineIndex, newline_of
-
-_BLOCK_FIELDS = ("body", "orelse", "finalbody")
-
-
-@dataclass(frozen=True)
-class ImportSite:
-    """One import statement: what it binds, and where it sits."""
-
-    node: ast.Import | ast.ImportFrom
-    bindings: tuple[tuple[str, str], ...]  # (bound name, qualified module or object)
-    alone_in_block: bool  # the only statement of its block (removing it needs a `pass`)
 
 
 def family_of(module: str) -> str:
@@ -33,53 +23,12 @@ def family_of(module: str) -> str:
     return "torch" if top == "torch_npu" else top
 
 
-def bindings_of(node: ast.Import | ast.ImportFrom) -> tuple[tuple[str, str], ...]:
-    if isinstance(node, ast.Import):
-        return tuple(
-            (alias.asname, alias.name) if alias.asname else (alias.name.split(".", 1)[0], alias.name.split(".", 1)[0])
-            for alias in node.names
-        )
-    module = "." * node.level + (node.module or "")
-    return tuple((alias.asname or alias.name, f"{module}.{alias.name}") for alias in node.names if alias.name != "*")
-
-
-def import_sites(tree: ast.Module, everywhere: bool = False) -> list[ImportSite]:
-    """The imports that bind module-level names (in the module body and its if/try/with blocks), or with
-    `everywhere` also those inside functions and classes."""
-    sites: list[ImportSite] = []
-    _collect(tree.body, sites, everywhere)
-    return sites
-
-
-def _collect(body: list[ast.stmt], sites: list[ImportSite], everywhere: bool) -> None:
-    for statement in body:
-        if isinstance(statement, (ast.Import, ast.ImportFrom)):
-            sites.append(ImportSite(statement, bindings_of(statement), len(body) == 1))
-            continue
-        if not everywhere and isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue  # their imports bind local names
-        for block in _blocks(statement):
-            _collect(block, sites, everywhere)
-
-
-def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
-    for field_name in _BLOCK_FIELDS:
-        block = getattr(statement, field_name, None)
-        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-            yield block
-    for handler in getattr(statement, "handlers", ()) or ():
-        yield handler.body
-    for case in getattr(statement, "cases", ()) or ():
-        yield case.body
-
-
 class ModuleImports:
     """What a module imports at module level, computed once per text and shared by every fix."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.tree = tree
+    def __init__(self, sites: Iterable[ImportSite]) -> None:
         self.bound: dict[str, str] = {}
-        for site in import_sites(tree):
+        for site in sites:
             for name, target in site.bindings:
                 self.bound.setdefault(name, target)
         self._checked: dict[str, str | None] = {}
@@ -113,10 +62,8 @@ def _import_order(statement: str) -> tuple[int, str]:
 
 
 def add_import_edits(
-    source: str,
-    tree: ast.Module,
+    outline: ModuleOutline,
     statements: Iterable[str],
-    index: LineIndex | None = None,
     imports: ModuleImports | None = None,
     first_use: Mapping[str, int] | None = None,
 ) -> list[TextEdit]:
@@ -126,8 +73,8 @@ def add_import_edits(
     so that module-level code (`torch.npu.set_device(0)` between two imports) finds it already run.
     """
     first_use = first_use or {}
-    index = index or LineIndex(source)
-    imports = imports or ModuleImports(tree)
+    source, index = outline.source, outline.index
+    imports = imports or ModuleImports(outline.module_sites)
     by_anchor: dict[tuple[int, int], list[str]] = {}
     for statement in dict.fromkeys(statement.strip() for statement in statements):
         problem = imports.problem_with(statement)
@@ -137,7 +84,7 @@ def add_import_edits(
         if all(imports.bound.get(name) == target for name, target in bindings_of(node)):
             continue
         module = node.names[0].name if isinstance(node, ast.Import) else node.module or ""
-        point = _insertion_point(tree, index, family_of(module), first_use.get(statement, index.line_count + 1))
+        point = _insertion_point(outline, family_of(module), first_use.get(statement, index.line_count + 1))
         by_anchor.setdefault(point, []).append(statement)
     newline = newline_of(source)
     edits = []
@@ -151,27 +98,26 @@ def add_import_edits(
     return edits
 
 
-def _insertion_point(tree: ast.Module, index: LineIndex, family: str, before_line: int) -> tuple[int, int]:
+def _insertion_point(outline: ModuleOutline, family: str, before_line: int) -> tuple[int, int]:
     """Where an import of `family` goes: after the family's last top-level import, else after the leading
-    imports, else after the docstring and `__future__` imports, else before the first statement; always
-    above `before_line`."""
-    body = [statement for statement in tree.body if (statement.end_lineno or statement.lineno) < before_line]
-    anchor: ast.stmt | None = None
-    for statement in body:
+    imports, else after the docstring and `__future__` imports, else before the first statement (and its
+    decorators); always above `before_line`."""
+    before = bisect_right(outline.end_lines, before_line - 1)  # the statements that end above `before_line`
+    anchor: int | None = None  # the statement to insert after
+    for number, statement in outline.kinds.items():  # imports and a leading docstring, in order
+        if number >= before:
+            break
         if isinstance(statement, (ast.Import, ast.ImportFrom)) and family_of(_module_of(statement)) == family:
-            anchor = statement
+            anchor = number
     if anchor is None:
-        for position, statement in enumerate(body):
-            is_docstring = position == 0 and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
-            if is_docstring or isinstance(statement, (ast.Import, ast.ImportFrom)):
-                anchor = statement
-            else:
-                break
+        number = 0
+        while number < before and number in outline.kinds:  # a docstring is only ever statement 0
+            anchor, number = number, number + 1
     if anchor is None:
-        if tree.body:
-            return tree.body[0].lineno, 1
-        return _after_line(index, index.line_count)
-    return _after_line(index, anchor.end_lineno or anchor.lineno)
+        if len(outline):
+            return outline.first_lines[0], 1
+        return _after_line(outline.index, outline.index.line_count)
+    return _after_line(outline.index, outline.end_lines[anchor])
 
 
 def _after_line(index: LineIndex, line: int) -> tuple[int, int]:
@@ -215,21 +161,15 @@ def _names_in_annotation(text: str) -> set[str]:
 
 
 def remove_import_edits(
-    source: str,
-    tree: ast.Module,
-    names: Iterable[str],
-    fixed_tree: ast.Module,
+    sites: Iterable[ImportSite],
+    unused: set[str],
+    index: LineIndex,
     protected_lines: frozenset[int] = frozenset(),
-    index: LineIndex | None = None,
 ) -> list[TextEdit]:
-    """Edits that remove the imports binding `names` when `fixed_tree` (the code after the fix) no longer
-    uses them. Imports on `protected_lines` (suppressed) stay."""
-    index = index or LineIndex(source)
-    unused = set(names) - used_names(fixed_tree)
-    if not unused:
-        return []
+    """Edits that remove the imports (`sites`: every import of the module, in functions too) binding the
+    `unused` names, which the fixed code no longer uses. Imports on `protected_lines` (suppressed) stay."""
     edits: list[TextEdit] = []
-    for site in import_sites(tree, everywhere=True):
+    for site in sites:
         doomed = [name for name, _ in site.bindings if name in unused]
         if not doomed:
             continue

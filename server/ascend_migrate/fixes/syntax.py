@@ -22,6 +22,10 @@ def check(source: str) -> None:
     the `ast` tree. Compiling refuses more than parsing does (`return` outside a function, a `nonlocal` at
     module level), so when it fails `parse` gives the verdict."""
     work.module_parsed(source)
+    _check(source)
+
+
+def _check(source: str) -> None:
     with collector_paused(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -35,6 +39,18 @@ def check(source: str) -> None:
 def parse_region(text: str) -> ast.Module:
     """The tree of a run of a module's top-level statements (counted apart from whole-module parses)."""
     work.region_parsed(text)
+    return _parse(text)
+
+
+def check_region(text: str) -> None:
+    """Raises SyntaxError when a run of top-level statements does not parse alone (as `check` does for a module)."""
+    work.region_parsed(text)
+    _check(text)
+
+
+def parse_piece(text: str) -> ast.Module:
+    """The tree of one piece of a large module (`fixes/outline.py`), counted apart from whole-module parses."""
+    work.piece_parsed(text)
     return _parse(text)
 
 

@@ -19,6 +19,7 @@ class WorkCount:
 
     module_parses: int = 0  # whole texts parsed with `ast` (the file, the fixed file)
     module_parse_characters: int = 0
+    piece_parses: int = 0  # pieces of a large module parsed one by one for its outline (fixes/outline.py)
     region_parses: int = 0  # runs of top-level statements parsed alone (the statements a fix edited)
     region_parse_characters: int = 0
     expression_parses: int = 0  # snippets parsed with libcst (a call, a new argument, an import statement)
@@ -47,6 +48,12 @@ def module_parsed(text: str) -> None:
     if work is not None:
         work.module_parses += 1
         work.module_parse_characters += len(text)
+
+
+def piece_parsed(text: str) -> None:
+    work = _current.get()
+    if work is not None:
+        work.piece_parses += 1
 
 
 def region_parsed(text: str) -> None:

@@ -33,6 +33,7 @@ class DocumentSnapshot:
     lines: Sequence[str]
     findings: Sequence[Finding] | None
     settings: Settings
+    analysis: Any = None  # the engine's ModuleAnalysis that gave `findings` (None when not of this version)
 
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -75,7 +76,7 @@ class FixAllEdits:
             cached = self._by_uri.get(snapshot.uri)
         if cached is not None and cached[0] == snapshot.version and cached[1] == findings:
             return cached[2]
-        computed = edits.fix_all_edits(snapshot.text, findings, snapshot.settings) if findings else []
+        computed = edits.fix_all_edits(snapshot.text, findings, snapshot.settings, snapshot.analysis) if findings else []
         with self._lock:
             self._by_uri[snapshot.uri] = (snapshot.version, findings, computed)
         return computed

@@ -11,6 +11,7 @@ import ast
 import logging
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.analysis.suppression import parse_suppression
@@ -31,17 +32,19 @@ def fix_edits(fix: Fix, source: str) -> list[TextEdit]:
         return []
 
 
-def fix_all_edits(source: str, findings: Sequence[Finding], settings: Settings) -> list[TextEdit]:
+def fix_all_edits(source: str, findings: Sequence[Finding], settings: Settings, analysis: Any = None) -> list[TextEdit]:
     """The edits that apply every safe fix of `source`, against `source`: fixed and analysed again until
     nothing changes, as `ascend-migrate fix` does (`findings` are those of `source`, so the first pass
-    analyses nothing)."""
+    analyses nothing). With `analysis`, the engine's analysis of `source` that gave `findings`, a later pass
+    re-analyses only the lines the pass before it edited, as `fix` does."""
     from ascend_migrate.fixes import fix_until_stable
-    from ascend_migrate.lsp.engine import analyze_file
+    from ascend_migrate.lsp.engine import edited_text_analyser
 
     if not findings:
         return []
     path = findings[0].path  # the document's, as the analysis saw it (per-file settings depend on it)
-    return fix_until_stable(source, lambda text: analyze_file(text, path, settings).findings, findings=findings).edits()
+    analyser = edited_text_analyser(path, settings, source, analysis)
+    return fix_until_stable(source, analyser, findings=findings, analyse_edited=analyser.after).edits()
 
 
 def suppression_edit(source_lines: Sequence[str], line: int, code: str) -> TextEdit | None:

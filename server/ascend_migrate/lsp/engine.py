@@ -31,6 +31,17 @@ def analyze_file(text: str, path: str, settings: Settings) -> Any:
     return engine_analyze_file(text, path, settings)
 
 
+def edited_text_analyser(path: str, settings: Settings, text: str | None = None, analysis: Any = None) -> Any:
+    """An `EditedTextAnalyser` for fixing a document until stable; seeded with the document's own analysis of
+    `text` when there is one, so that each pass re-analyses only the lines it edited."""
+    from ascend_migrate.analysis.after_edits import EditedTextAnalyser
+
+    analyser = EditedTextAnalyser(path, settings)
+    if text is not None and analysis is not None:
+        analyser.seed(text, analysis)
+    return analyser
+
+
 def qualified_name(analysis: Any, dotted: str) -> str | None:
     """What `dotted` (`F.relu`, `nn`) names through the module's imports as the engine bound them
     (`torch.nn.functional.relu`), or None when its first part is not bound by an import."""

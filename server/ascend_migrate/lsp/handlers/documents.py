@@ -177,6 +177,7 @@ def snapshot(server: AscendMigrateServer, uri: str) -> DocumentSnapshot | None:
             lines=list(document.lines),
             findings=list(document.analysis.findings) if current else None,
             settings=settings_of(server, document),
+            analysis=document.analysis if current else None,
         )
 
 
