@@ -11,6 +11,7 @@ from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.fixes.families import FAMILIES, rewrite_from_json
 from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
+from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
 from ascend_migrate.lsp import convert
 
@@ -24,6 +25,7 @@ EXAMPLES = {
     ),
     "save-checkpoint": SaveCheckpoint((40, 5, 40, 45), callee="mindspore.save_checkpoint"),
     "clip-grad-fused": ClipGradFused((88, 9, 88, 60), "optimizer"),
+    "load-checkpoint": LoadCheckpoint((12, 9, 12, 56), "runs/model.ckpt", callee="mindspore.load_checkpoint"),
 }
 
 
@@ -73,7 +75,7 @@ def test_objects_as_the_documentation_writes_them_decode_too():
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
     [
-        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, save-checkpoint)"),
+        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, load-checkpoint, save-checkpoint)"),
         ("call-arguments", {"call": [1, 1, 1, 5], "rename": {"a": "b"}}, "call-arguments: unknown argument 'rename'"),
         ("call-arguments", {"call": [1, 1, 5]}, "call-arguments: 'call' must be a span [line, column, end_line, end_column], got [1, 1, 5]"),
         ("save-checkpoint", {}, "save-checkpoint: SaveCheckpoint.__init__() missing 1 required positional argument: 'call'"),

@@ -77,6 +77,7 @@ def test_initialize_advertises_the_features_and_commands():
         "ascend-migrate.lookup",
         "ascend-migrate.scanWorkspace",
         "ascend-migrate.setTarget",
+        "ascend-migrate.weightsCommand",
     ]
 
 

@@ -29,13 +29,13 @@ def register(subparsers) -> None:
     actions = parser.add_subparsers(dest="weights_command", metavar="ACTION")
     convert = actions.add_parser(
         "convert",
-        help="write a .ckpt from a .pth/.pt/.bin/.safetensors file",
+        help="write a .ckpt from a .pth/.pt/.bin/.safetensors file (or Keras .h5/.keras)",
         description=f"Read SRC (a state dict, or a checkpoint dict holding one, loaded with weights_only=True), map every "
-        f"parameter to its MindSpore name and layout, and write a .ckpt. {EXECUTES}. Exit: 0 written with every "
+        f"parameter to its MindSpore name and layout, and write a .ckpt. Keras .h5/.keras weights need only --target-model: their weighted layers are matched in order with the MindSpore cells that hold parameters. {EXECUTES}. Exit: 0 written with every "
         "parameter mapped, 1 something did not map (listed; nothing written without --partial), 2 usage or input error.",
     )
-    convert.add_argument("source", type=Path, metavar="SRC", help="the PyTorch weights: .pth, .pt, .bin or .safetensors")
-    convert.add_argument("--model", required=True, metavar="FILE:CLASS", help="the PyTorch model the weights belong to (its code is run)")
+    convert.add_argument("source", type=Path, metavar="SRC", help="the PyTorch weights: .pth, .pt, .bin or .safetensors; or Keras .h5/.keras")
+    convert.add_argument("--model", metavar="FILE:CLASS", help="the PyTorch model the weights belong to (its code is run; required for PyTorch weights)")
     convert.add_argument("--target-model", metavar="FILE:CLASS",
                          help="the MindSpore model to convert for: its parameter names and shapes decide the map (its code is run)")
     convert.add_argument("--era", choices=("nn", "mint"), default="nn",
@@ -67,15 +67,25 @@ def run(arguments: argparse.Namespace) -> int:
     if output.suffix.lower() != ".ckpt":
         print_error(f"-o {output}: a MindSpore checkpoint is written to a .ckpt file")
         return EXIT_USAGE
+    keras = arguments.source.suffix.lower() in (".h5", ".keras")
+    if keras and arguments.target_model is None:
+        print_error(f"{arguments.source}: Keras weights are converted for a MindSpore model: give --target-model FILE:CLASS")
+        return EXIT_USAGE
+    if not keras and arguments.model is None:
+        print_error(f"{arguments.source}: PyTorch weights need --model FILE:CLASS (the model they belong to)")
+        return EXIT_USAGE
     try:
         rules = read_map_file(arguments.map) if arguments.map is not None else []
         if not arguments.source.is_file():
             raise WeightsError(f"{arguments.source}: no such file")
-        require("torch", "weights convert")
         require("mindspore", "weights convert")
-        torch_model = build_model(arguments.model)
-        target = build_model(arguments.target_model) if arguments.target_model else None
-        conversion = plan_conversion(arguments.source, torch_model, target, arguments.era, rules)
+        if keras:
+            conversion = _keras_conversion(arguments.source, build_model(arguments.target_model))
+        else:
+            require("torch", "weights convert")
+            torch_model = build_model(arguments.model)
+            target = build_model(arguments.target_model) if arguments.target_model else None
+            conversion = plan_conversion(arguments.source, torch_model, target, arguments.era, rules)
     except WeightsError as error:
         print_error(str(error))
         return EXIT_USAGE
@@ -106,6 +116,14 @@ def run(arguments: argparse.Namespace) -> int:
     if not arguments.json:
         print(_summary(parameter_map, arguments.source, output))
     return EXIT_CLEAN if parameter_map.complete else EXIT_INCOMPLETE
+
+
+def _keras_conversion(source: Path, target):
+    from ascend_migrate.weights.convert import Conversion
+    from ascend_migrate.weights.keras import map_keras, read_keras
+
+    weights, parameter_map = map_keras(read_keras(source), target)
+    return Conversion(weights, parameter_map)
 
 
 def _problem_summary(parameter_map) -> str:

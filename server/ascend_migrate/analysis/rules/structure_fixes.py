@@ -13,6 +13,7 @@ from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.symbols import OPTIMIZER
 from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
+from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint, converted_path
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE, ROUTE_NPU
 
@@ -49,6 +50,26 @@ def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:
     )
 
 
+def _load_checkpoint(context, entry, node, call, span, root) -> Fix | None:
+    """torch.load("model.pth", ...) → mindspore.load_checkpoint("model.ckpt"): the file `weights convert` writes.
+    A computed path gets no fix: load_checkpoint cannot read the .pth it may name."""
+    if call is None:
+        return None
+    first = call.args[0] if call.args else next((keyword.value for keyword in call.keywords if keyword.arg == "f"), None)
+    if not (type(first) is ast.Constant and isinstance(first.value, str)) or any(type(arg) is ast.Starred for arg in call.args):
+        return None
+    path = converted_path(first.value)
+    if path is None:
+        return None
+    return Fix(
+        title=f"Replace with `mindspore.load_checkpoint({path!r})` (convert first: ascend-migrate weights convert)",
+        safe=False,
+        rewrite=LoadCheckpoint(context.factory.span(call), path),
+        add_imports=("import mindspore",),
+        remove_imports=(root,) if root else (),
+    )
+
+
 def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
     """clip_grad_norm_(model.parameters(), max_norm) → optimizer.clip_grad_norm_fused_(max_norm)."""
     if call is None:
@@ -67,5 +88,6 @@ def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
 BUILDERS = {
     (ROUTE_NPU, "torch.nn.DataParallel"): _data_parallel,
     (ROUTE_MINDSPORE, "torch.save"): _save_checkpoint,
+    (ROUTE_MINDSPORE, "torch.load"): _load_checkpoint,
     (ROUTE_NPU, "torch.nn.utils.clip_grad_norm_"): _clip_grad_fused,
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ascend_migrate.lsp import code_actions
+from ascend_migrate.lsp import code_actions, weights_hint
 from ascend_migrate.lsp.handlers.documents import snapshot
 from ascend_migrate.lsp.server import AscendMigrateServer
 
@@ -14,12 +14,16 @@ def register(server: AscendMigrateServer) -> None:
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=code_actions.CODE_ACTION_KINDS, resolve_provider=True),
     )
-    def on_code_action(ls: AscendMigrateServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    def on_code_action(ls: AscendMigrateServer, params: types.CodeActionParams) -> list[types.CodeAction | types.Command] | None:
         current = snapshot(ls, params.text_document.uri)
         if current is None:
             return None
-        return code_actions.code_actions(current, params, ls.encoding, ls.versioned_edits, ls.fix_all_edits,
-                                         resolve_later=ls.resolves_code_action_edits)
+        actions: list[types.CodeAction | types.Command] = []
+        actions += code_actions.code_actions(current, params, ls.encoding, ls.versioned_edits, ls.fix_all_edits,
+                                            resolve_later=ls.resolves_code_action_edits)
+        if params.context.only is None or types.CodeActionKind.QuickFix in params.context.only:
+            actions += weights_hint.code_actions(current.findings or (), params.context.diagnostics, current.lines, current.settings.target)
+        return actions
 
     @server.feature(types.CODE_ACTION_RESOLVE)
     def on_code_action_resolve(ls: AscendMigrateServer, action: types.CodeAction) -> types.CodeAction:

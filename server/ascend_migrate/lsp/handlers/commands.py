@@ -10,7 +10,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
 
-from ascend_migrate.lsp import code_actions
+from ascend_migrate.lsp import code_actions, weights_hint
 from ascend_migrate.lsp.handlers.arguments import named, string
 from ascend_migrate.lsp.handlers.documents import reanalyze_all, snapshot
 from ascend_migrate.lsp.handlers.workspace_scan import scan_is_stale, workspace_roots
@@ -44,6 +44,14 @@ def register(server: AscendMigrateServer) -> None:
     async def fix_all(ls: AscendMigrateServer, *arguments: Any) -> dict[str, Any]:
         uri = string(named(arguments, ("uri",), FIX_ALL), "uri", FIX_ALL)
         return await _fix_all(ls, uri)
+
+    @server.command(weights_hint.WEIGHTS_COMMAND)
+    def weights_command(ls: AscendMigrateServer, *arguments: Any) -> dict[str, str]:
+        """The `weights convert` and `compare` command lines for a weights file (`source`: its path, or null)."""
+        source = named(arguments, ("source",), weights_hint.WEIGHTS_COMMAND).get("source")
+        if source is not None and (not isinstance(source, str) or not source):
+            raise JsonRpcInvalidParams(message=f"{weights_hint.WEIGHTS_COMMAND}: `source` must be a path or null, got {source!r}")
+        return weights_hint.commands(source)
 
     @server.command(SET_TARGET)
     def set_target(ls: AscendMigrateServer, *arguments: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ascend_migrate.analysis.findings import Finding
-from ascend_migrate.lsp import convert, engine, hover
+from ascend_migrate.lsp import convert, engine, hover, weights_hint
 from ascend_migrate.lsp.handlers.documents import settings_of
 from ascend_migrate.lsp.server import AscendMigrateServer
 
@@ -47,6 +47,9 @@ def _hover(server: AscendMigrateServer, params: types.HoverParams) -> types.Hove
             for finding in found_here
         )
         finding = found_here[0]
+        weights = weights_hint.hover_section(finding, lines[finding.line - 1] if finding.line <= len(lines) else "", settings.target)
+        if weights:
+            text += "\n\n" + weights
         start = convert.position(lines, finding.line, finding.column, server.encoding)
         end = convert.position(lines, finding.end_line, finding.end_column, server.encoding)
         return _markdown_hover(server, text, types.Range(start=start, end=end))
