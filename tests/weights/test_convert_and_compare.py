@@ -176,3 +176,13 @@ def test_the_torch_load_fix_reads_what_convert_wrote(saved, capsys, monkeypatch)
 
     cell = build_model(FAMILIES["cnn"][1])
     assert mindspore.load_param_into_net(cell, namespace["state"], strict_load=True) == ([], [])
+
+
+def test_infinite_and_missing_numbers_stay_valid_json(tmp_path, capsys):
+    numpy.save(tmp_path / "a.npy", numpy.array([numpy.inf, numpy.nan, 2.0], numpy.float32))
+    numpy.save(tmp_path / "b.npy", numpy.array([numpy.inf, numpy.nan, numpy.inf], numpy.float32))
+    status, printed, _ = _run(capsys, "compare", tmp_path / "a.npy", tmp_path / "b.npy", "--format", "json")
+    [output] = json.loads(printed)["outputs"]
+    assert status == 1 and output["max_absolute"] == "inf" and output["passed"] is False
+    status, _, error = _run(capsys, "compare", tmp_path / "a.npy", saved_checkpoint := tmp_path / "x.ckpt")
+    assert status == 2 and "a .npy array is compared with another .npy" in error and not saved_checkpoint.exists()

@@ -189,8 +189,11 @@ def _first(output: Any) -> Any:
 
 def compare_files(first: Path, second: Path, tolerance: Tolerance, rules: list[MapRule]) -> Comparison:
     """Two checkpoints (the first's names mapped onto the second's, as convert would with a target) or two .npy."""
+    arrays = [path.suffix.lower() == ".npy" for path in (first, second)]
+    if arrays[0] != arrays[1]:
+        raise WeightsError(f"compare {first} {second}: a .npy array is compared with another .npy, a checkpoint with a checkpoint")
     one, other = read_weights(first), read_weights(second)
-    if first.suffix.lower() == ".npy" and second.suffix.lower() == ".npy":
+    if all(arrays):
         [expected], [actual] = one.arrays.values(), other.arrays.values()
         return Comparison("arrays", tolerance, outputs=[difference(f"{first.name} vs {second.name}", expected, actual, tolerance)])
     shapes = {name: tuple(array.shape) for name, array in one.arrays.items()}
