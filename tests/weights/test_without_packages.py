@@ -32,6 +32,8 @@ def test_usage_errors_come_before_any_package(tmp_path, capsys):
     assert "PyTorch weights need --model FILE:CLASS" in capsys.readouterr().err
     assert main(["weights", "convert", str(tmp_path / "model.pth"), "--model", "net.py:Net", "-o", "out.pt"]) == 2
     assert "a MindSpore checkpoint is written to a .ckpt file" in capsys.readouterr().err
+    assert main(["weights", "convert", str(tmp_path / "model.keras"), "--target-model", "net.py:Net", "--map", "m.yaml"]) == 2
+    assert "--map renames PyTorch parameters" in capsys.readouterr().err
     assert main(["compare", "a.npy"]) == 2
     assert "either --torch FILE:CLASS and --mindspore FILE:CLASS, or two files" in capsys.readouterr().err
 

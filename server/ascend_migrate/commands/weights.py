@@ -71,6 +71,9 @@ def run(arguments: argparse.Namespace) -> int:
     if keras and arguments.target_model is None:
         print_error(f"{arguments.source}: Keras weights are converted for a MindSpore model: give --target-model FILE:CLASS")
         return EXIT_USAGE
+    if keras and arguments.map is not None:
+        print_error(f"{arguments.source}: --map renames PyTorch parameters; Keras layers are matched in order with the MindSpore model's cells")
+        return EXIT_USAGE
     if not keras and arguments.model is None:
         print_error(f"{arguments.source}: PyTorch weights need --model FILE:CLASS (the model they belong to)")
         return EXIT_USAGE
