@@ -186,3 +186,9 @@ def test_infinite_and_missing_numbers_stay_valid_json(tmp_path, capsys):
     assert status == 1 and output["max_absolute"] == "inf" and output["passed"] is False
     status, _, error = _run(capsys, "compare", tmp_path / "a.npy", saved_checkpoint := tmp_path / "x.ckpt")
     assert status == 2 and "a .npy array is compared with another .npy" in error and not saved_checkpoint.exists()
+
+
+def test_a_model_that_fails_to_run_is_named_with_its_error(saved, capsys):
+    torch_model, mindspore_model, _ = FAMILIES["cnn"]
+    status, _, error = _run(capsys, "compare", "--torch", torch_model, "--mindspore", mindspore_model, "--input", "2,5,16,16")
+    assert status == 2 and error.startswith("ascend-migrate: error: the PyTorch model failed on the inputs given: RuntimeError:")

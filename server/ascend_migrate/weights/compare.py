@@ -89,14 +89,26 @@ def compare_models(torch_reference: str, mindspore_reference: str, weights: Path
     torch_inputs = [torch.from_numpy(numpy.ascontiguousarray(array)) for array in arrays]
     mindspore_inputs = [mindspore.Tensor(array) for array in arrays]
     with torch.no_grad():
-        torch_output = _arrays(torch_model(*torch_inputs))
-    mindspore_output = _arrays(mindspore_model(*mindspore_inputs))
+        torch_output = _arrays(_running("the PyTorch model", torch_model, torch_inputs))
+    mindspore_output = _arrays(_running("the MindSpore model", mindspore_model, mindspore_inputs))
     result.outputs = _differences("output", torch_output, mindspore_output, tolerance)
     result.layers, result.not_compared = _layer_differences(torch_seen, mindspore_seen, conversion.parameter_map, tolerance)
     if gradients:
         result.gradients = _gradient_differences(torch_model, mindspore_model, torch_inputs, mindspore_inputs,
                                                  conversion.parameter_map, tolerance, result.not_compared)
     return result
+
+
+def _running(what: str, model: Any, inputs: list[Any]) -> Any:
+    """The model's output, or WeightsError saying which model failed and how (a traceback helps no one here)."""
+    try:
+        return model(*inputs)
+    except Exception as error:
+        message = " ".join(str(error).split())[:400]
+        hint = ""
+        if what == "the MindSpore model" and ("kernel" in message.lower() or "not support" in message.lower()):
+            hint = " (on CPU, mindspore 2.10's mint layers lack kernels for Conv2d, BatchNorm and cross_entropy: use mindspore.nn layers there)"
+        raise WeightsError(f"{what} failed on the inputs given: {type(error).__name__}: {message}{hint}") from None
 
 
 def _record_torch(model: Any) -> dict[str, list[list[Any]]]:
@@ -164,11 +176,11 @@ def _gradient_differences(torch_model, mindspore_model, torch_inputs, mindspore_
     """Gradients of the sum of the first output with respect to every parameter, matched through the map."""
     mindspore = require("mindspore", "compare --grad")
     torch_model.zero_grad()
-    _first(torch_model(*torch_inputs)).float().sum().backward()
+    _first(_running("the PyTorch model", torch_model, torch_inputs)).float().sum().backward()
     torch_gradients = {name: parameter.grad for name, parameter in torch_model.named_parameters()}
     weights = mindspore_model.trainable_params()
     function = mindspore.value_and_grad(lambda *inputs: _first(mindspore_model(*inputs)).astype(mindspore.float32).sum(), None, weights)
-    _, gradients = function(*mindspore_inputs)
+    _, gradients = _running("the MindSpore model", function, mindspore_inputs)
     mindspore_gradients = {parameter.name: gradient for parameter, gradient in zip(weights, gradients, strict=True)}
     result = []
     for entry in parameter_map.mapped:
