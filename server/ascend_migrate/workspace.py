@@ -21,6 +21,8 @@ from ascend_migrate.analysis.findings import FINDING_ORDER, FileError, FileResul
 from ascend_migrate.config import Settings
 from ascend_migrate.files import display_path, printable_path, read_source
 from ascend_migrate.gitignore import GitignoreTree
+from ascend_migrate.notebooks.document import SUFFIX as NOTEBOOK_SUFFIX
+from ascend_migrate.notebooks.document import is_notebook
 
 Item = TypeVar("Item", bound=tuple)  # a file's work: its path first
 Outcome = TypeVar("Outcome")
@@ -109,7 +111,7 @@ def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Pa
             if is_link:
                 child_path = Path(child.path)
                 if not settings.follow_symlinks:
-                    if is_file and name.endswith((".py", ".pyi")) or is_directory:
+                    if is_file and name.endswith((".py", ".pyi", NOTEBOOK_SUFFIX)) or is_directory:
                         skipped.append(FileError(str(child_path), "symlink not followed (set follow-symlinks to scan it)"))
                     elif not is_file and name.endswith(".py"):
                         skipped.append(FileError(str(child_path), "broken symlink"))
@@ -125,13 +127,13 @@ def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Pa
                     continue
             if is_directory:
                 subdirectories.append((Path(child.path), relative, child_real))
-            elif is_file and name.endswith(".py"):
+            elif is_file and name.endswith((".py", NOTEBOOK_SUFFIX)):
                 resolved = Path(child_real)
                 if resolved in seen:
                     continue
                 seen.add(resolved)
                 yield Path(child.path)
-            elif not is_file and not is_directory and name.endswith(".py"):
+            elif not is_file and not is_directory and name.endswith((".py", NOTEBOOK_SUFFIX)):
                 skipped.append(FileError(str(Path(child.path)), "broken symlink or not a regular file"))
         stack.extend(reversed(subdirectories))
 
@@ -148,6 +150,8 @@ def not_source_reason(directory: str, name: str, names: set[str]) -> str | None:
             entry.startswith("python") and os.path.isdir(os.path.join(directory, "lib", entry, "site-packages"))
             for entry in _names(os.path.join(directory, "lib"))):
         return "a Python environment (it has lib/python*/site-packages)"
+    if name == ".ipynb_checkpoints":
+        return "Jupyter's checkpoint copies of the notebooks beside it"
     if name == "build" and ("lib" in names or any(entry.startswith(("bdist.", "lib.")) for entry in names)):
         return "build output of setuptools (build/lib holds copies of the sources)"
     return None
@@ -208,6 +212,11 @@ class _GitignoreStack:
 
 def analyze_path(path: Path, display_path: str, settings: Settings, keep_source: bool = False) -> tuple[FileResult, str | None]:
     from ascend_migrate.analysis.engine import analyze_file
+
+    if is_notebook(display_path):  # its findings are in cells: the reports read no lines of it (no source kept)
+        from ascend_migrate.notebooks.per_file import analyze_notebook
+
+        return analyze_notebook(path, display_path, settings), None
 
     try:
         source = read_source(path)

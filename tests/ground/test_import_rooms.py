@@ -20,6 +20,7 @@ FLOORS = (
      "ascend_migrate.fixes.node_diff", "ascend_migrate.fixes.errors", "ascend_migrate.fixes.work"),
     ("ascend_migrate.analysis",),
     ("ascend_migrate.fixes",),
+    ("ascend_migrate.notebooks",),  # .ipynb: code cells as one program for the engine, fixes written back into the cells
     ("ascend_migrate.workspace", "ascend_migrate.gitignore", "ascend_migrate.reports"),
     ("ascend_migrate.runtime",),  # `run`: the child's emulation, and the parent turning observations into findings
     ("ascend_migrate.weights",),  # `weights convert` and `compare`: torch and mindspore imported inside functions only

@@ -55,6 +55,7 @@ def test_the_fixture_project_has_findings_in_several_categories(reports, target)
 def test_findings_csv_is_the_json_report_row_by_row(reports, target):
     expected = [
         {key: json.dumps(value) if isinstance(value, bool) else str(value) for key, value in finding.items()}
+        | {"cell": str(finding.get("cell", ""))}  # a notebook's cell number; the column is always there
         for finding in json_report(reports, target)["findings"]
     ]
     rows = csv_rows(reports[target]["csv"] / "findings.csv")

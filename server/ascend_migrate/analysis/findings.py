@@ -107,6 +107,9 @@ class Finding:
     fix: Fix | None = None
     # The knowledge-base entry behind the finding (table name and index), so hover can show its details.
     entry_key: str = ""
+    # In a notebook: the 1-based number of the cell (every cell counts), and `line`/`end_line` are in that
+    # cell. 0 in a plain file.
+    cell: int = 0
 
     @property
     def fixable(self) -> bool:
@@ -135,12 +138,15 @@ class Finding:
             self.doc_url,
             fix,
             self.entry_key,
+            self.cell,
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The finding as in `scan --format json` (the documented contract; keep it stable)."""
+        """The finding as in `scan --format json` (the documented contract; keep it stable). A notebook's
+        finding also has "cell", right after "path"."""
         return {
             "path": self.path,
+            **({"cell": self.cell} if self.cell else {}),
             "line": self.line,
             "column": self.column,
             "end_line": self.end_line,
@@ -180,7 +186,7 @@ class FileResult:
     errors: list[FileError] = field(default_factory=list)
 
 
-FINDING_ORDER = operator.attrgetter("path", "line", "column", "code")  # the order of every report
+FINDING_ORDER = operator.attrgetter("path", "cell", "line", "column", "code")  # the order of every report
 
 
 @dataclass

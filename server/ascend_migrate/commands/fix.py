@@ -56,6 +56,18 @@ class _Outcome:
     changes: list = field(default_factory=list)  # list[Change]
     skipped: list = field(default_factory=list)  # list[SkippedFix]
     edits: list = field(default_factory=list)  # list[TextEdit]: what turns `original` into `text`
+    program: object = None  # a notebook's notebooks.program.Program: its lines say cell and line
+
+    def place(self, line: int, inserted: bool = False) -> tuple[int | None, int]:
+        """(cell or None, line) of a line of the fixed text (in a notebook: of the program its cells make);
+        `inserted`: lines added there, which at a cell's start end the cell before (as written back)."""
+        if self.program is None:
+            return None, line
+        return self.program.place_insertion(line) if inserted else self.program.locate(line)  # type: ignore[attr-defined]
+
+    def location(self, line: int, inserted: bool = False) -> str:
+        cell, line = self.place(line, inserted)
+        return f"{self.path} cell {cell}, line {line}" if cell is not None else f"{self.path}:{line}"
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -182,6 +194,10 @@ class _Skip(Exception):
 
 
 def _fix_file(path: Path, display: str, settings, unsafe: bool) -> _Outcome:
+    from ascend_migrate.notebooks.document import is_notebook
+
+    if is_notebook(display):
+        return _fix_notebook(path, display, settings, unsafe)
     from ascend_migrate.analysis.after_edits import EditedTextAnalyser
     from ascend_migrate.files import decode_source, read_source_bytes
     from ascend_migrate.fixes import fix_until_stable
@@ -202,6 +218,23 @@ def _fix_file(path: Path, display: str, settings, unsafe: bool) -> _Outcome:
             raise _Skip(f"syntax error: {error.msg}; the file is left as it is", error.lineno) from None
     fixed = fix_until_stable(original, analyser, unsafe, findings=findings, analyse_edited=analyser.after)
     return _Outcome(display, original, fixed.text, _sha256(data), fixed.applied, list(fixed.changes), list(fixed.skipped), fixed.edits())
+
+
+def _fix_notebook(path: Path, display: str, settings, unsafe: bool) -> _Outcome:
+    from ascend_migrate.notebooks.per_file import fix_notebook
+
+    try:
+        done = fix_notebook(path, display, settings, unsafe)
+    except (OSError, ValueError) as error:
+        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise _Skip(message if message.startswith("cell ") else f"cannot read: {message}") from None
+    from ascend_migrate.fixes.until_stable import line_edits
+
+    fixed = done.fixed
+    # The fixing loop's edits are the program's; the diff is of the file: its runs of changed JSON lines.
+    edits = line_edits(done.original, done.text) if done.text != done.original else []
+    return _Outcome(display, done.original, done.text, _sha256(done.data), fixed.applied, list(fixed.changes),  # type: ignore[attr-defined]
+                    list(fixed.skipped), edits, done.program)  # type: ignore[attr-defined]
 
 
 class _WriteGuard:
@@ -286,13 +319,13 @@ def _print_changes(outcomes: list[_Outcome], problems: list, written: bool) -> N
     applied = files = unsafe_left = 0
     for outcome in outcomes:
         for change in outcome.changes:
-            print(f"{outcome.path}:{change.line}: {change.code} {_one_line(change.before)} -> {_one_line(change.after)}", file=sys.stderr)
+            print(f"{outcome.location(change.line, not change.before)}: {change.code} {_one_line(change.before)} -> {_one_line(change.after)}", file=sys.stderr)
         applied += outcome.applied
         files += bool(outcome.changes)
         unsafe_left += sum(1 for skip in outcome.skipped if skip.reason.startswith("unsafe"))
         for skip in outcome.skipped:
             if not skip.reason.startswith(_QUIET_SKIPS):
-                print(f"{outcome.path}:{skip.finding.line}: {skip.finding.code} not fixed: {skip.reason}", file=sys.stderr)
+                print(f"{outcome.location(skip.finding.line)}: {skip.finding.code} not fixed: {skip.reason}", file=sys.stderr)
     for path, line, message in problems:
         location = f"{path}:{line}" if line else path
         print(f"ascend-migrate: {location}: {message}", file=sys.stderr)
@@ -305,6 +338,12 @@ def _print_changes(outcomes: list[_Outcome], problems: list, written: bool) -> N
     print(summary, file=sys.stderr)
 
 
+def _placed(row: dict, outcome: _Outcome) -> dict:
+    """A change-list row of a notebook says its cell, and the line in that cell."""
+    cell, row["line"] = outcome.place(row["line"], not row.get("before", "x"))
+    return row | {"cell": cell} if cell is not None else row
+
+
 def _write_report(output: Path, outcomes: list[_Outcome], problems: list) -> None:
     import csv
     import io
@@ -314,13 +353,14 @@ def _write_report(output: Path, outcomes: list[_Outcome], problems: list) -> Non
     from ascend_migrate.reports.csv_report import neutralise_formula
 
     rows = [
-        {"file": outcome.path, "line": change.line, "code": change.code, "title": change.title, "before": change.before, "after": change.after}
+        _placed({"file": outcome.path, "line": change.line, "code": change.code, "title": change.title,
+                 "before": change.before, "after": change.after}, outcome)
         for outcome in outcomes
         for change in outcome.changes
     ]
     if output.suffix.lower() == ".json":
         skipped = [
-            {"file": outcome.path, "line": skip.finding.line, "code": skip.finding.code, "reason": skip.reason}
+            _placed({"file": outcome.path, "line": skip.finding.line, "code": skip.finding.code, "reason": skip.reason}, outcome)
             for outcome in outcomes
             for skip in outcome.skipped
         ]
@@ -328,7 +368,7 @@ def _write_report(output: Path, outcomes: list[_Outcome], problems: list) -> Non
         text = json.dumps({"changes": rows, "skipped": skipped, "errors": errors}, indent=2, ensure_ascii=False) + "\n"
     else:
         buffer = io.StringIO()
-        table = csv.DictWriter(buffer, fieldnames=["file", "line", "code", "title", "before", "after"], lineterminator="\n")
+        table = csv.DictWriter(buffer, fieldnames=["file", "line", "code", "title", "before", "after", "cell"], lineterminator="\n")
         table.writeheader()
         # File names and code may begin with = + - @: never let a spreadsheet run them (as scan's CSV does).
         table.writerows({key: neutralise_formula(value) for key, value in row.items()} for row in rows)

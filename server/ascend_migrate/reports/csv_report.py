@@ -24,7 +24,7 @@ from ascend_migrate.reports import ReportOptions
 FINDINGS_FILE = "findings.csv"
 FINDINGS_COLUMNS = (
     "path", "line", "column", "end_line", "end_column", "code", "category", "severity", "api", "message",
-    "suggestion", "confidence", "fixable", "doc_url",
+    "suggestion", "confidence", "fixable", "doc_url", "cell",  # cell: a notebook's cell number, else empty
 )
 # The tool writes "NA" where a column has no value (for example the File of a project-wide advice row).
 NOT_APPLICABLE = "NA"
@@ -42,6 +42,11 @@ class AscendFile:
     unique: bool = False
     # codes of those categories that do not belong in this file
     excluded_codes: tuple[str, ...] = ()
+
+
+def _file(finding: Finding) -> str:
+    """The File column: a notebook's finding names its cell (its line numbers count in that cell)."""
+    return f"{finding.path} (cell {finding.cell})" if finding.cell else finding.path
 
 
 def _tips(finding: Finding) -> str:
@@ -68,14 +73,14 @@ ASCEND_FILES: tuple[AscendFile, ...] = (
         "unsupported_api.csv",
         ("File", "Start Line", "End Line", "OP", "Tips"),
         ("npu-unsupported", "ms-unsupported"),
-        lambda f: (f.path, f.line, f.end_line, f.api, _tips(f)),
+        lambda f: (_file(f), f.line, f.end_line, f.api, _tips(f)),
     ),
     # Mode torch_apis: the tool's list of CUDA operators; here, the CUDA APIs each file uses.
     AscendFile(
         "cuda_op_list.csv",
         ("File", "Api"),
         ("npu-rename",),
-        lambda f: (f.path, f.api),
+        lambda f: (_file(f), f.api),
         unique=True,
         excluded_codes=("NPU106",),  # "import torch_npu is missing" names no CUDA API
     ),
@@ -84,21 +89,21 @@ ASCEND_FILES: tuple[AscendFile, ...] = (
         "affinity_api_call.csv",
         ("File", "Start Line", "End Line", "Api Type", "Api Call Name", "Affinity Api Name"),
         ("npu-affinity",),
-        lambda f: (f.path, f.line, f.end_line, _api_type(f), f.api, _affinity_target(f)),
+        lambda f: (_file(f), f.line, f.end_line, _api_type(f), f.api, _affinity_target(f)),
     ),
     # Mode dynamic_shape: the tool records shapes while the model runs; a static scan has no stack or shapes.
     AscendFile(
         "msft_dynamic_shape_analysis_report.csv",
         ("Function Name", "File Path", "Line Number", "Call Stack", "Input Shape Range", "Output Shape Range"),
         ("npu-dynamic-shape",),
-        lambda f: (f.api, f.path, f.line, NOT_APPLICABLE, NOT_APPLICABLE, NOT_APPLICABLE),
+        lambda f: (f.api, _file(f), f.line, NOT_APPLICABLE, NOT_APPLICABLE, NOT_APPLICABLE),
     ),
     # Mode third_party.
     AscendFile(
         "full_unsupported_results.csv",
         ("File", "3rd-party API", "Message"),
         ("third-party",),
-        lambda f: (f.path, f.api, f"start_line:{f.line}, {_tips(f)}"),
+        lambda f: (_file(f), f.api, f"start_line:{f.line}, {_tips(f)}"),
     ),
 )
 
@@ -134,7 +139,7 @@ def render(result: ScanResult) -> dict[str, str]:
 
 def _flat_row(finding: Finding) -> tuple[object, ...]:
     data = finding.to_json()
-    return tuple(_json_cell(data[column]) for column in FINDINGS_COLUMNS)
+    return tuple(_json_cell(data.get(column, "")) for column in FINDINGS_COLUMNS)
 
 
 def _json_cell(value: object) -> object:

@@ -97,7 +97,7 @@ def _finding_article(finding: Finding, sources: ScannedSources) -> str:
         f'<span class="badge sev-{severity}">{severity}</span>'
         f'<span class="code">{escape(finding.code)}</span>'
         f'<span class="chip cat-{category}">{category}</span>'
-        f'<span class="location">{escape(finding.path)}:{finding.line}:{finding.column}</span>'
+        f'<span class="location">{escape(finding.path)}{f" cell {finding.cell}, line " if finding.cell else ":"}{finding.line}:{finding.column}</span>'
         f'<code class="api">{escape(finding.api)}</code>{"".join(tags)}</div>'
         f'<p class="message">{escape(finding.message)}</p>{suggestion}{fix_title}'
         f"{_excerpt(finding, sources)}{doc}</article>"

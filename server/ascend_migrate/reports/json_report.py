@@ -79,8 +79,9 @@ def _finding_lines(findings, encode):
         rest = rests.get(key)
         if rest is None:
             everything = finding.to_json()
-            for position in ("path", "line", "column", "end_line", "end_column"):
-                del everything[position]
+            for position in ("path", "cell", "line", "column", "end_line", "end_column"):
+                everything.pop(position, None)
             rest = rests[key] = encode(everything)[1:]  # without its "{": it follows the position below
-        yield (f'{{"path": {path}, "line": {finding.line}, "column": {finding.column}, '
+        cell = f'"cell": {finding.cell}, ' if finding.cell else ""
+        yield (f'{{"path": {path}, {cell}"line": {finding.line}, "column": {finding.column}, '
                f'"end_line": {finding.end_line}, "end_column": {finding.end_column}, {rest}')

@@ -110,6 +110,8 @@ def _result(finding: Finding, fingerprint: str, sources: ScannedSources, fix_edi
         result["ruleIndex"] = RULE_INDEX[finding.code]
     if finding.doc_url:
         result["properties"]["docUrl"] = finding.doc_url
+    if finding.cell:  # a notebook: the region's lines are those of this cell (SARIF has no cells)
+        result["properties"]["cell"] = finding.cell
     fixes = _fixes(finding, fix_edits)
     if fixes:
         result["fixes"] = fixes

@@ -40,6 +40,8 @@ class ScannedSources:
         self._lines: dict[str, list[str] | None] = {}
 
     def text(self, path: str) -> str | None:
+        if path.lower().endswith(".ipynb"):
+            return None  # a notebook's findings are in its cells' lines, not in the lines of its JSON
         if path not in self._texts:
             text = self._sources.get(path)
             if text is None:

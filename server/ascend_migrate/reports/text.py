@@ -23,7 +23,7 @@ def render(result: ScanResult, color: bool = False) -> str:
     for path, findings in groupby(result.findings, key=lambda finding: finding.path):
         lines.append(paint(path, "bold"))
         for finding in findings:
-            location = f"{finding.line}:{finding.column}"
+            location = f"cell {finding.cell}, line {finding.line}:{finding.column}" if finding.cell else f"{finding.line}:{finding.column}"
             code = paint(finding.code, _SEVERITY_STYLE.get(finding.severity, "dim"))
             fixable = paint(" [*]", "cyan") if finding.fixable else ""
             lines.append(f"  {location:>9}  {code:<7} {finding.message}{fixable}")
