@@ -37,7 +37,7 @@ def test_values_are_rebuilt_from_their_fields_in_order():
     fix = Fix("Replace", True, (edit,), rewrite, ("import torch_npu",), ("torch",))
     finding = Finding("a.py", 3, 5, 3, 9, "NPU101", "npu-rename", "warning", "torch.cuda", "m", "s", "exact", "", fix, "t:1")
     assert edit.__reduce__() == (TextEdit, (3, 5, 3, 9, "npu"))
-    assert finding.__reduce__()[1][-2] is fix
+    assert finding.__reduce__()[1][-3] is fix  # then entry_key and cell (a notebook's)
     assert rewrite.__reduce__() == (CallArguments, ((3, 1, 3, 20), None, None, (("input", "x"),), (), (), (), (), (), (), 1))
     error = FileError("b.py", "syntax error", 7)
     for value in (edit, rewrite, fix, finding, error, FileResult("a.py", [finding], [error])):

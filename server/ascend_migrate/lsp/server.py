@@ -28,7 +28,9 @@ class AscendMigrateServer(TransportServer):
     def __init__(self) -> None:
         super().__init__("ascend-migrate", __version__)
         self.lock = threading.RLock()  # guards `documents` and every Document in it
-        self.documents: dict[str, Document] = {}
+        self.documents: dict[str, Document] = {}  # text documents, a notebook's cells among them
+        self.notebooks: dict[str, Any] = {}  # notebook uri → handlers.notebooks.OpenNotebook
+        self.cell_notebooks: dict[str, str] = {}  # a cell's uri → its notebook's uri
         self.document_settings: dict[str, Settings] = {}  # uri → the settings its analysis used
         self.encoding = UTF16
         self.loop: asyncio.AbstractEventLoop | None = None

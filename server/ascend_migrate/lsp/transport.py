@@ -11,7 +11,8 @@ loudly. What the protocol adds to pygls:
 - `$/cancelRequest` also reaches long-running handlers that registered a cancellation event.
 - `exit` ends the process at once: code 0 after `shutdown`, else 1.
 - didOpen/didChange/didClose go to the server's own document store (pygls' copy would be a second, slower
-  copy of every open file, and it raises on out-of-range edits).
+  copy of every open file, and it raises on out-of-range edits); so do the notebook documents' (LSP 3.17
+  notebookDocument/didOpen/didChange/didSave/didClose, their cells being text documents in that store).
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ RELIED_ON: tuple[tuple[str, str, tuple[str, ...] | None], ...] = (
     ("pygls.protocol.LanguageServerProtocol", "lsp_text_document__did_open", ("self", "params")),
     ("pygls.protocol.LanguageServerProtocol", "lsp_text_document__did_change", ("self", "params")),
     ("pygls.protocol.LanguageServerProtocol", "lsp_text_document__did_close", ("self", "params")),
+    ("pygls.protocol.LanguageServerProtocol", "lsp_notebook_document__did_open", ("self", "params")),
+    ("pygls.protocol.LanguageServerProtocol", "lsp_notebook_document__did_change", ("self", "params")),
+    ("pygls.protocol.LanguageServerProtocol", "lsp_notebook_document__did_close", ("self", "params")),
     ("pygls.server.JsonRPCServer", "_stop_event", None),
     ("pygls.server.JsonRPCServer", "_thread_pool", None),
     ("pygls.server.JsonRPCServer", "_server", None),
@@ -77,6 +81,28 @@ class DocumentSync(Protocol):
     def closed(self, params: types.DidCloseTextDocumentParams) -> None: ...
 
     def too_large(self, uri: str, size: int, version: int | None) -> None: ...
+
+
+class NotebookSync(Protocol):
+    """Where the notebookDocument/* notifications go instead of pygls' own workspace."""
+
+    def opened(self, params: types.DidOpenNotebookDocumentParams) -> None: ...
+
+    def changed(self, params: types.DidChangeNotebookDocumentParams) -> None: ...
+
+    def saved(self, params: types.DidSaveNotebookDocumentParams) -> None: ...
+
+    def closed(self, params: types.DidCloseNotebookDocumentParams) -> None: ...
+
+    def schedule(self, uri: str) -> None: ...
+
+
+# The notebooks whose cells the server analyses: any notebook type, its Python cells (VS Code's Jupyter
+# notebooks say "jupyter-notebook"; other clients other names).
+NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions(
+    notebook_selector=[types.NotebookDocumentFilterWithCells(cells=[types.NotebookCellLanguage(language="python")], notebook="*")],
+    save=True,
+)
 
 
 @dataclass(frozen=True)
@@ -196,11 +222,28 @@ class AscendMigrateProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
         self._server.document_sync.closed(params)
 
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def lsp_notebook_document__did_open(self, params: types.DidOpenNotebookDocumentParams):
+        self._server.notebook_sync.opened(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams):
+        self._server.notebook_sync.changed(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def lsp_notebook_document__did_save(self, params: types.DidSaveNotebookDocumentParams):
+        self._server.notebook_sync.saved(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def lsp_notebook_document__did_close(self, params: types.DidCloseNotebookDocumentParams):
+        self._server.notebook_sync.closed(params)
+
 
 class TransportServer(LanguageServer):
     """pygls' language server with our protocol, our stdio reader, raw JSON writes and a quick shutdown."""
 
     document_sync: DocumentSync
+    notebook_sync: NotebookSync
     protocol: AscendMigrateProtocol  # made by pygls from protocol_cls below
 
     def __init__(self, name: str, version: str) -> None:
@@ -208,6 +251,7 @@ class TransportServer(LanguageServer):
             name,
             version,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=NOTEBOOK_SYNC,
             protocol_cls=AscendMigrateProtocol,
             max_workers=4,
         )

@@ -79,7 +79,7 @@ def _language(metadata: object) -> str:
     for key, field in (("kernelspec", "language"), ("language_info", "name")):
         value = metadata.get(key)
         if isinstance(value, dict) and isinstance(value.get(field), str):
-            return value[field].lower()
+            return value[field]
     return "python"
 
 
@@ -88,7 +88,7 @@ def _source_spans(text: str) -> dict[int, tuple[int, int]]:
     top-level object, the "cells" array and each cell object are walked, every other value is skipped whole.
     A repeated key counts last, as json.loads reads it."""
     spans: dict[int, tuple[int, int]] = {}
-    for key, start, end in _members(text, _skip_space(text, 0)):
+    for key, start, _ in _members(text, _skip_space(text, 0)):
         if key != "cells" or text[start] != "[":
             continue
         spans = {}
@@ -109,7 +109,7 @@ def _members(text: str, position: int):
     """(key, value start, value end) of the object starting at `position`."""
     position = _skip_space(text, position + 1)
     while text[position] != "}":
-        key, position = json.decoder.scanstring(text, position + 1)
+        key, position = _DECODER.raw_decode(text, position)
         position = _skip_space(text, _skip_space(text, position) + 1)  # past the ":"
         _, end = _DECODER.raw_decode(text, position)
         yield key, position, end

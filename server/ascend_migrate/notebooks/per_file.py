@@ -26,7 +26,7 @@ def read_notebook(path: Path) -> tuple[bytes, Notebook]:
 
 def unsupported_language(notebook: Notebook) -> str | None:
     """Why the notebook's code is not analysed (its kernel runs another language), or None."""
-    if notebook.language in ("python", "python3", "ipython", "ipython3"):
+    if notebook.language.lower() in ("python", "python3", "ipython", "ipython3"):
         return None
     return f"a {notebook.language} notebook (not Python): not analysed"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ascend_migrate.files import split_lines
@@ -57,15 +58,20 @@ class Program:
 
 
 def build_program(notebook: Notebook) -> Program:
+    return program_of_cells((cell.number, cell.source) for cell in notebook.code_cells)
+
+
+def program_of_cells(code_cells: Iterable[tuple[int, str]]) -> Program:
+    """The program of (cell number, source) pairs, in order: a notebook file's, or an editor's open notebook."""
     lines: list[str] = []
     original: list[str] = []
     starts: list[int] = []
     cells: list[int] = []
     blanked: set[int] = set()
-    for cell in notebook.code_cells:
+    for number, source in code_cells:
         starts.append(len(lines) + 1)
-        cells.append(cell.number)
-        cell_lines = split_lines(cell.source)
+        cells.append(number)
+        cell_lines = split_lines(source)
         for index, python in enumerate(_blank_magics(cell_lines)):
             if python is None:
                 blanked.add(len(lines) + 1)

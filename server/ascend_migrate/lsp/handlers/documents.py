@@ -136,6 +136,11 @@ class DocumentSync:
 
 
 def schedule(server: AscendMigrateServer, uri: str) -> None:
+    with server.lock:
+        notebook = server.cell_notebooks.get(uri)
+    if notebook is not None:  # a notebook's cell: the cells are analysed together, as one program
+        server.notebook_sync.schedule(notebook)
+        return
     server.worker.request(uri, lambda: _analyze_open_document(server, uri))
 
 
@@ -170,10 +175,12 @@ def snapshot(server: AscendMigrateServer, uri: str) -> DocumentSnapshot | None:
         if document is None:
             return None
         current = document.analysis is not None and document.analysis_version == document.version
+        # A notebook cell's fixes are computed on its text with the IPython lines blanked (same positions).
+        python_text = getattr(document.analysis, "python_text", None) if current else None
         return DocumentSnapshot(
             uri=uri,
             version=document.version,
-            text=document.text,
+            text=python_text if python_text is not None else document.text,
             lines=list(document.lines),
             findings=list(document.analysis.findings) if current else None,
             settings=settings_of(server, document),

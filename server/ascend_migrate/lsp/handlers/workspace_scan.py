@@ -227,6 +227,8 @@ def _publish_scan(server: AscendMigrateServer, scan: Any, folders: list[Any], us
         file = scan.files.get(path)
         if file is None:
             continue  # not a file the scan read (an engine finding under another path): nothing to link it to
+        if findings[0].cell:
+            continue  # a notebook: its cells have URIs only while it is open (then its live analysis shows them)
         # An open file is known by the URI its client gave (closing it looks the URI up).
         uri = uri_of_open_path.get(os.path.normpath(file)) or uri_of_path(file)
         lines = split_lines(result.sources.get(path, ""))
