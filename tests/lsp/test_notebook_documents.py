@@ -7,14 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import pytest_lsp
+from lsp_session import apply_workspace_edit, config, diagnostics_for, encoding_of, wait_until
 from lsprotocol import types
+from pytest_lsp import LanguageClient, client_capabilities
 
 from ascend_migrate.config import Settings
 from ascend_migrate.notebooks.document import parse_notebook
 from ascend_migrate.notebooks.per_file import analyze_notebook
-import pytest_lsp
-from lsp_session import apply_workspace_edit, config, diagnostics_for, encoding_of, wait_until
-from pytest_lsp import LanguageClient, client_capabilities
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -34,7 +34,9 @@ async def client(lsp_client: LanguageClient, request):
     capabilities = client_capabilities("visual-studio-code")  # recorded before VS Code declared notebook sync
     capabilities.notebook_document = types.NotebookDocumentClientCapabilities(
         synchronization=types.NotebookDocumentSyncClientCapabilities(execution_summary_support=True))
-    result = await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities, initialization_options={"target": "npu"}))
+    folder = types.WorkspaceFolder(uri=NOTEBOOK.parent.as_uri(), name="fixtures")  # holds only the notebook
+    result = await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, initialization_options={"target": "npu"}, root_uri=folder.uri, workspace_folders=[folder]))
     lsp_client.encoding = encoding_of(result)
     lsp_client.capabilities_result = result.capabilities
     yield
@@ -89,6 +91,12 @@ async def test_each_cell_gets_the_findings_scan_reports_for_it_and_a_fix_and_hov
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=cell_uri(6)), position=types.Position(line=6, character=12)))
     assert hover is not None and "NPU101" in hover.contents.value and "torch.npu.synchronize" in hover.contents.value
+
+
+async def test_a_workspace_scan_reads_an_open_notebook_from_its_file_and_publishes_nothing_for_it(client):
+    summary = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="ascend-migrate.scanWorkspace"))
+    assert (summary["files"], summary["findings"], summary["errors"]) == (1, 4, 0)  # the whole program, not one cell's text
+    assert NOTEBOOK_URI not in client.published  # its cells have the diagnostics; the file's JSON lines have none
 
 
 async def test_editing_adding_and_closing_cells(client):

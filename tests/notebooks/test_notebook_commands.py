@@ -132,3 +132,18 @@ def test_what_is_not_a_python_notebook_is_said_never_clean(project, capsys, cont
     output = capsys.readouterr()
     assert message in output.err and "other.ipynb" in output.err
     assert "1 file not (fully) analysed" in output.out
+
+
+def test_a_syntax_error_is_placed_in_its_cell_and_the_other_cells_are_still_analysed(project, capsys):
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
+             for source in ["import torch\n", "x = (1,\n", "torch.cuda.synchronize()"]]
+    text = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+    (project / "broken_cell.ipynb").write_text(text)
+    main(["scan", "--target", "npu", "broken_cell.ipynb"])
+    output = capsys.readouterr()
+    assert "ascend-migrate: broken_cell.ipynb: cell 2, line 1: syntax error: '(' was never closed" in output.err
+    assert "  cell 3, line 1:1  NPU101 " in output.out
+    assert main(["fix", "--target", "npu", "--write", "broken_cell.ipynb"]) == 1
+    assert ("ascend-migrate: broken_cell.ipynb: cell 2, line 1: syntax error: '(' was never closed; the notebook is left as it is"
+            in capsys.readouterr().err)
+    assert (project / "broken_cell.ipynb").read_text() == text

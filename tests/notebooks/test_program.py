@@ -66,3 +66,20 @@ def test_insertions_at_a_cell_start_end_the_cell_before():
     assert program.place_insertion(3) == (2, 2)
     assert program.place_insertion(4) == (2, 3)  # after the last line
     assert program.place_insertion(1) == (1, 1)
+
+
+def test_write_back_refuses_a_change_across_cells_or_on_an_ipython_line():
+    import pytest
+
+    from ascend_migrate.notebooks.document import NotebookError
+    from ascend_migrate.notebooks.write_back import write_back
+
+    notebook = parse_notebook(notebook_text(("code", "!nvidia-smi\nx = 1"), ("code", "y = 2")))
+    program = build_program(notebook)
+    assert program.text == "\nx = 1\ny = 2\n"
+    with pytest.raises(NotebookError, match="a fix changes cells 1 to 2 at once"):
+        write_back(notebook, program, "\nx = 10\ny = 20\n")
+    with pytest.raises(NotebookError, match="cell 1, line 1, which is IPython syntax"):
+        write_back(notebook, program, "import os\nx = 1\ny = 2\n")
+    written = write_back(notebook, program, "\nx = 1\ny = 3\n")
+    assert [cell.source for cell in parse_notebook(written).cells] == ["!nvidia-smi\nx = 1", "y = 3"]

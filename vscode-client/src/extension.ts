@@ -154,6 +154,9 @@ function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
     documentSelector: [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
+      // The Python cells of any notebook (Jupyter's .ipynb: notebook type 'jupyter-notebook'); the server
+      // syncs them as notebook documents (LSP 3.17) and analyses the cells together, in order.
+      { notebook: '*', language: 'python' },
     ],
     outputChannel: output,
     // The server also pulls these with workspace/configuration, and registers its own pyproject.toml watcher.

@@ -25,6 +25,7 @@ const python = resolve(process.env.ASCEND_MIGRATE_PYTHON ?? join(repository, '.v
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const artifacts = resolve(process.env.ARTIFACTS ?? join(repository, 'test-artifacts', 'vscode'));
 const fixtures = join(repository, 'tests', 'e2e', 'fixtures');
+const notebookFixture = join(repository, 'tests', 'notebooks', 'fixtures', 'cuda_training.ipynb');
 const expectedAfterFix = readFileSync(join(fixtures, 'expected', 'train_after_synchronize_fix.py'), 'utf8');
 const expectedAfterFixAll = readFileSync(join(fixtures, 'expected', 'train_after_fix_all.py'), 'utf8');
 
@@ -54,6 +55,8 @@ const extensionsDir = join(scratch, 'extensions');
 const workspace = join(scratch, 'cuda_project');
 const configFile = join(scratch, 'config.yaml');
 cpSync(join(fixtures, 'cuda_project'), workspace, { recursive: true });
+// A notebook with CUDA code beside the project (the scans below count its findings too, in the CLI and the editor).
+cpSync(notebookFixture, join(workspace, 'notebook.ipynb'));
 mkdirSync(join(workspace, '.vscode'), { recursive: true });
 writeFileSync(
   join(workspace, '.vscode', 'settings.json'),
@@ -344,6 +347,30 @@ try {
       fail(`train.py on disk differs from fixtures/expected/train_after_synchronize_fix.py (see train.py.actual)`);
     }
     await screenshot('after-fix');
+  });
+
+  await check('a notebook opened in the notebook editor shows the cell diagnostics scan reports', async () => {
+    // Opened with VS Code's built-in ipynb serializer: no Jupyter extension, no kernel.
+    await quickOpen('notebook.ipynb');
+    const cells = page.locator('.notebook-editor .cell-list-container');
+    await cells.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await page.locator('.notebook-editor .monaco-editor [class*="squiggly-"]').first()
+      .waitFor({ state: 'attached', timeout: SERVER_TIMEOUT });
+    await page.keyboard.press('Control+Shift+M');
+    await filterProblems('torch.cuda.synchronize');
+    // scan: "notebook.ipynb cell 6, line 7:5 NPU101"; the cell's diagnostic sits at its line 7, column 5.
+    const problems = await waitFor('the NPU101 entry of cell 6', async () => {
+      const shown = await problemsText();
+      return shown.includes('NPU101') && shown.includes('notebook.ipynb') ? shown : '';
+    }, SERVER_TIMEOUT);
+    if (!problems.includes('[Ln 7, Col 5]')) {
+      fail(`the Problems panel does not place cell 6's torch.cuda.synchronize at Ln 7, Col 5:\n${problems}`);
+    }
+    await screenshot('notebook-problems');
+    await filterProblems('');
+    // The checks below work in train.py: back to it from the explorer.
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'train.py' }).first().click();
+    await waitFor('train.py back in the editor', async () => (await editorText()).includes('torch.npu.synchronize()'), UI_TIMEOUT);
   });
 
   await check('Export Report before any scan says to scan first, without asking for a format', async () => {

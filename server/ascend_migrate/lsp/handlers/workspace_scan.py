@@ -59,7 +59,9 @@ def scan_is_stale(server: AscendMigrateServer) -> bool:
 def _open_text_reader(server: AscendMigrateServer) -> Callable[[Path], str | None]:
     """`open_text(path)`: the editor's current text of the file at `path` if it is open, else None."""
     with server.lock:
-        uris = {os.path.normpath(document.path): uri for uri, document in server.documents.items() if document.path}
+        # (a notebook's cells carry the notebook's path, but none of them is the file: the scan reads it from disk)
+        uris = {os.path.normpath(document.path): uri for uri, document in server.documents.items()
+                if document.path and uri not in server.cell_notebooks}
 
     def open_text(path: Path) -> str | None:
         uri = uris.get(os.path.normpath(path))
@@ -219,7 +221,8 @@ def _publish_scan(server: AscendMigrateServer, scan: Any, folders: list[Any], us
         by_path.setdefault(finding.path, []).append(finding)
     with server.lock:
         open_uris = set(server.documents)
-        uri_of_open_path = {os.path.normpath(document.path): uri for uri, document in server.documents.items() if document.path}
+        uri_of_open_path = {os.path.normpath(document.path): uri for uri, document in server.documents.items()
+                            if document.path and uri not in server.cell_notebooks}
     published: dict[str, list[str]] = {}
     published_settings: dict[str, Any] = {}
     used_by_scan = {str(folder.root): folder.settings for folder in folders} | used_settings
