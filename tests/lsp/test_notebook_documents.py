@@ -119,10 +119,16 @@ async def test_editing_adding_and_closing_cells(client):
             did_open=[_item(7, "code", "torch.cuda.empty_cache()\n")])))))
     added = await diagnostics_for(client, cell_uri(7), 1)
     assert [(item.range.start.line, item.range.start.character, item.code) for item in added] == [(0, 0, "NPU101")]
+    # cell 7 turned into markdown: its diagnostics go
+    client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+        notebook_document=types.VersionedNotebookDocumentIdentifier(uri=NOTEBOOK_URI, version=4),
+        change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(data=[_cell(7, "markdown")]))))
+    await wait_until(lambda: len(client.published[cell_uri(7)][-1].diagnostics) == 0, what="cell 7 cleared as markdown")
+    assert [item.code for item in client.published[cell_uri(5)][-1].diagnostics] == ["NPU102", "NPU105"]
     # closing the notebook clears every cell's diagnostics
     client.notebook_document_did_close(types.DidCloseNotebookDocumentParams(
         notebook_document=types.NotebookDocumentIdentifier(uri=NOTEBOOK_URI),
         cell_text_documents=[types.TextDocumentIdentifier(uri=cell_uri(number)) for number in range(1, 8)]))
-    for number in (2, 5, 7):
+    for number in (2, 5, 6):
         await wait_until(lambda number=number: len(client.published[cell_uri(number)][-1].diagnostics) == 0,
                          what=f"cell {number} cleared")

@@ -74,11 +74,10 @@ class NotebookSync:
     def _open_cell(self, state: OpenNotebook, item: types.TextDocumentItem) -> None:
         oversize = size_over(item.text, max_document_bytes())
         document = Document(item.uri, state.path, "" if oversize else item.text, item.version, item.language_id)
-        if oversize:
-            document.drop_text()
-            document.too_large = oversize
         self.server.documents[item.uri] = document
         self.server.cell_notebooks[item.uri] = state.uri
+        if oversize:  # not analysed, and said so in the cell (never shown as clean), as for any document
+            self.server.document_sync.too_large(item.uri, oversize, item.version)
 
     def _close_cell(self, uri: str) -> None:
         self.server.documents.pop(uri, None)
@@ -186,8 +185,12 @@ def _analyze_notebook(server: AscendMigrateServer, uri: str) -> None:
             document.analysis_version = version
             document.analysis_lines = lines
             server.document_settings[cell_uri] = settings
-        state.published.update(diagnostics)
+        # cells no longer analysed (turned into markdown, or another language) lose what they were shown
+        stale = sorted(state.published - set(diagnostics))
+        state.published = set(diagnostics)
     logger.debug("analysed notebook %s version %s: %d cells, %d findings", uri, notebook_version, len(analysed),
                   sum(map(len, by_cell.values())))
     for (_, cell_uri, _, version, _, _) in analysed:
         server.on_loop(publish, server, cell_uri, diagnostics[cell_uri], version)
+    for cell_uri in stale:
+        server.on_loop(publish, server, cell_uri, [], None)
