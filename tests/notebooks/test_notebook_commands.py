@@ -147,3 +147,13 @@ def test_a_syntax_error_is_placed_in_its_cell_and_the_other_cells_are_still_anal
     assert ("ascend-migrate: broken_cell.ipynb: cell 2, line 1: syntax error: '(' was never closed; the notebook is left as it is"
             in capsys.readouterr().err)
     assert (project / "broken_cell.ipynb").read_text() == text
+
+
+def test_the_default_diff_is_of_the_notebook_file_and_changes_nothing(project, capsys):
+    before = (project / "train.ipynb").read_bytes()
+    assert main(["fix", "--target", "npu", "train.ipynb"]) == 1
+    diff = capsys.readouterr().out
+    assert diff.startswith("--- a/train.ipynb\n+++ b/train.ipynb\n@@ -19,7 +19,8 @@\n")
+    assert '-    "import torch.nn.functional as F"\n+    "import torch.nn.functional as F\\n",\n+    "import torch_npu"\n' in diff
+    assert '-    "    torch.cuda.synchronize()\\n",\n+    "    torch.npu.synchronize()\\n",\n' in diff
+    assert (project / "train.ipynb").read_bytes() == before
