@@ -113,6 +113,7 @@ class FindingFactory:
         fix: Fix | None = None,
         code: str | None = None,
         message: str | None = None,
+        remappable: bool = True,
     ) -> Finding | None:
         category = entry.category
         if not entry.reported or (category == "npu-affinity" and self._in_tests):
@@ -124,17 +125,17 @@ class FindingFactory:
         texts = self._messages.get((id(entry), api))
         if texts is None:
             texts = self._messages[(id(entry), api)] = (headline(entry, api), suggestion(entry), entry.key)
-        headline_text = texts[0]
+        headline_text = message or texts[0]
         # The one place a finding's severity is decided (every face shows it as it is): the user's setting
         # for the category, else a hint for a rename transfer_to_npu does at run time, else the entry's own,
         # else the category's default.
-        remapped = self.auto_migration and code in _REMAPPED_BY_AUTO_MIGRATION
+        remapped = remappable and self.auto_migration and code in _REMAPPED_BY_AUTO_MIGRATION
         if remapped:
             headline_text += " (remapped at run time here: the file imports transfer_to_npu)"
         severity = self._user_severities.get(category) or ("hint" if remapped else entry.severity or DEFAULT_SEVERITY[category])
         # Positional: a scan builds tens of thousands of these (the order of Finding's fields).
         return Finding(self.path, span[0], span[1], span[2], span[3], code, category, severity, api,
-                       message or headline_text, texts[1], confidence, entry.docs[0] if entry.docs else "", fix, texts[2])
+                       headline_text, texts[1], confidence, entry.docs[0] if entry.docs else "", fix, texts[2])
 
     def rename_fix(self, entry: Entry, span: Span, replaced_root: str | None) -> Fix | None:
         """Replace a reference with the entry's target, rendered with the file's own import names."""

@@ -59,6 +59,11 @@ class Walker:
         self.class_stack: list[ClassInfo | None] = []
         self.module_writes: list[tuple] = []
         self.referenced: set[str] = set()
+        # Per scope (parallel to `scopes`): name → the string-shaped expressions assigned to it so far, for the
+        # rules that follow a device or backend string into the call it reaches (`arg = "cuda:0"` ... `torch.device(arg)`).
+        # At module level only this chunk's assignments count, so a chunk's findings depend on its own text.
+        self.assigned: list[dict[str, list[ast.expr]]] = [{}]
+        self._track_strings = bool(context.view.by_string)
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
         self._qualified_names: dict[int, str | None] = {}
         context.resolve_with(self)
@@ -141,6 +146,7 @@ class Walker:
         self.module_writes = []
         self.referenced = set()
         self._qualified_names.clear()
+        self.assigned = [{}]
 
     def visit_all(self, nodes) -> None:
         dispatch = self._dispatch
@@ -175,6 +181,20 @@ class Walker:
         if len(scopes) == 1:  # a module-level name: part of what the chunk contributes to the module
             kind, value = binding
             self.module_writes.append((name, kind, value.name if kind == "class" else value))
+
+    def remember_value(self, name: str, value: ast.expr) -> None:
+        """Keep a string-shaped value assigned to `name` (every branch's: `if ok: dev = "cuda" else: dev = "cpu"`);
+        any other value replaces them all."""
+        table = self.assigned[-1]
+        if type(value) in _STRING_SHAPES:
+            table.setdefault(name, []).append(value)
+        elif name in table:
+            del table[name]
+
+    def assigned_values(self, name: str) -> list[ast.expr]:
+        """The string-shaped expressions assigned to `name` in the innermost scope so far (empty when it is bound
+        elsewhere or to something else)."""
+        return self.assigned[-1].get(name, [])
 
     def names_of_type(self, base: str) -> list[str]:
         """Variables of the innermost function scope (else the module) whose type derives from `base`."""
@@ -397,6 +417,8 @@ class Walker:
         value_type = self.infer(value)
         for target in node.targets:
             self.visit_target(target, value_type)
+            if self._track_strings and type(target) is ast.Name:
+                self.remember_value(target.id, value)
         for handler in self._on_assignment:
             handler(self.context, node.targets, value)
 
@@ -417,6 +439,8 @@ class Walker:
         if value_type is None:
             value_type = self.annotation_type(node.annotation)
         self.visit_target(node.target, value_type)
+        if self._track_strings and node.value is not None and type(node.target) is ast.Name:
+            self.remember_value(node.target.id, node.value)
         if node.value is not None:
             for handler in self._on_assignment:
                 handler(self.context, [node.target], node.value)
@@ -512,12 +536,14 @@ class Walker:
             if argument is not None:
                 scope[argument.arg] = ("value", None)
         self.scopes.append(scope)
+        self.assigned.append({})
         self.class_stack.append(current_class)  # methods see self.attributes of their class
         try:
             self.visit_all(node.body)
         finally:
             self.class_stack.pop()
             self.scopes.pop()
+            self.assigned.pop()
 
     def visit_lambda(self, node: ast.Lambda) -> None:
         arguments = node.args
@@ -525,10 +551,12 @@ class Walker:
         self.visit_all(arguments.kw_defaults)
         scope = {argument.arg: ("value", None) for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
         self.scopes.append(scope)
+        self.assigned.append({})
         try:
             self.visit(node.body)
         finally:
             self.scopes.pop()
+            self.assigned.pop()
 
     def visit_class(self, node: ast.ClassDef) -> None:
         self.visit_all(node.decorator_list)
@@ -547,12 +575,14 @@ class Walker:
         for handler in self._on_class_definition:
             handler(self.context, node)
         self.scopes.append({_CLASS_SCOPE: ("value", None)})
+        self.assigned.append({})
         self.class_stack.append(info)
         try:
             self.visit_all(node.body)
         finally:
             self.class_stack.pop()
             self.scopes.pop()
+            self.assigned.pop()
 
     def base_type(self, base: ast.expr) -> str | None:
         qualified = self.qualified_name(base)
@@ -566,6 +596,7 @@ class Walker:
 
     def visit_comprehension(self, node) -> None:
         self.scopes.append({})
+        self.assigned.append({})
         try:
             for generator in node.generators:
                 self.visit(generator.iter)
@@ -578,6 +609,7 @@ class Walker:
                 self.visit(node.elt)
         finally:
             self.scopes.pop()
+            self.assigned.pop()
 
 
 def _ignore(node: object) -> None:
@@ -606,6 +638,9 @@ def _case_literals(pattern: ast.pattern):
 
 
 _NODE_CLASSES = _node_classes()
+# Values that may spell a device or backend string: literals, f-strings, `"cuda:{}".format(i)`, `"cuda:%d" % i`,
+# `"cuda:" + str(i)`, conditional values and lists of them.
+_STRING_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.Call, ast.BinOp, ast.IfExp, ast.List, ast.Tuple})
 # Contexts and operators: nothing to read in them (the handlers of their parents look at them directly).
 _IGNORED = {subclass: _ignore for skipped in _SKIPPED for subclass in (skipped, *skipped.__subclasses__())}
 _SCALAR_TYPES = (str, int, float, complex, bool, bytes, type(None), type(Ellipsis))

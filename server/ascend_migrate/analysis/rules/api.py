@@ -82,6 +82,7 @@ class RuleContext:
     infer: Callable[[Any], str | None]  # an expression's type ("torch.Tensor", "local:Net", ...) when known
     lookup: Callable[[str], Any]  # what a name means here: ("import", "torch"), ("value", type), ... or None
     names_of_type: Callable[[str], list[str]]  # variables of the innermost function whose type derives from a base
+    assigned_values: Callable[[str], list[Any]]  # string-shaped values assigned to a local name so far (this chunk)
 
     def __init__(self, view: RouteView, factory: FindingFactory, route: str, types: TypeSystem) -> None:
         self.view = view
@@ -99,6 +100,7 @@ class RuleContext:
         self.infer = resolver.infer
         self.lookup = resolver.lookup
         self.names_of_type = resolver.names_of_type
+        self.assigned_values = resolver.assigned_values
         self._module_scope = lambda: resolver.scopes[0]
 
     def module_imports(self) -> Iterable[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from ascend_migrate.analysis.emit import headline
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, COMPARE, DICT, FUNCTION_DEFINITION, SUBSCRIPT, Example, Rule, RuleContext
 
 DEVICE = "device"
@@ -31,10 +32,11 @@ _ENVIRONMENT_FUNCTIONS = frozenset({"os.getenv", "os.putenv", "os.unsetenv", "os
 
 
 def _device_value(node: ast.expr) -> str | None:
-    """The device name ('cuda') a literal stands for, or None: "cuda", "cuda:0", f"cuda:{i}"."""
+    """The device name ('cuda') a literal stands for, or None: "cuda", "cuda:0", f"cuda:{i}", and the format
+    strings "cuda:{}", "cuda:%d" and "cuda:" that `_literals` finds inside `.format(...)`, `%` and `+`."""
     if type(node) is ast.Constant:
         value = node.value
-        if type(value) is str and (value == "cuda" or (value.startswith("cuda:") and value[5:].isdigit())):
+        if type(value) is str and (value == "cuda" or (value.startswith("cuda:") and _is_index(value[5:]))):
             return "cuda"
         return None
     if type(node) is ast.JoinedStr and node.values:
@@ -44,6 +46,11 @@ def _device_value(node: ast.expr) -> str | None:
     return None
 
 
+def _is_index(text: str) -> bool:
+    """A device index as written after "cuda:": digits, a format placeholder, or nothing (`"cuda:" + str(i)`)."""
+    return text.isdigit() or text == "" or (text[:1] == "{" and text[-1:] == "}" and "{" not in text[1:-1]) or text in ("%d", "%s", "%i")
+
+
 def _backend_value(node: ast.expr) -> str | None:
     if type(node) is ast.Constant and type(node.value) is str and node.value in ("nccl", "NCCL"):
         return node.value
@@ -51,10 +58,22 @@ def _backend_value(node: ast.expr) -> str | None:
 
 
 def _literals(node: ast.expr):
-    """The expression itself, or both branches of `"cuda" if ok else "cpu"`."""
-    if type(node) is ast.IfExp:
+    """The literals an expression spells: itself, both branches of `"cuda" if ok else "cpu"`, the elements of
+    `["cpu", "cuda"]`, the format string of `"cuda:{}".format(i)`, `"cuda:%d" % i` and `"cuda:" + str(i)`."""
+    kind = type(node)
+    if kind is ast.IfExp:
         yield from _literals(node.body)
         yield from _literals(node.orelse)
+    elif kind is ast.List or kind is ast.Tuple or kind is ast.Set:
+        for element in node.elts:
+            yield from _literals(element)
+    elif kind is ast.Call:
+        func = node.func
+        if type(func) is ast.Attribute and func.attr == "format" and type(func.value) is ast.Constant:
+            yield func.value
+    elif kind is ast.BinOp:
+        if type(node.op) in (ast.Mod, ast.Add) and type(node.left) is ast.Constant:
+            yield node.left
     else:
         yield node
 
@@ -97,7 +116,19 @@ def _reads_as(source: str, expected: str) -> bool:
         return False
 
 
-def report(context: RuleContext, role: str, node: ast.expr) -> None:
+def report(context: RuleContext, role: str, node: ast.expr, reached: str | None = None, remapped: bool = True) -> None:
+    """Report the device or backend literals `node` spells. `reached`: the call the value reaches, named in the
+    message when the literal sits elsewhere, in an assignment to a local variable (`arg = "cuda:0"` ...
+    `torch.device(arg)`). `remapped`: whether transfer_to_npu rewrites this use at run time (it does not rewrite
+    comparisons such as `backend == "nccl"`)."""
+    if reached is not None and type(node) is ast.Name:
+        for value in context.assigned_values(node.id):
+            _report_literals(context, role, value, f"`{node.id}` reaches {reached}", remapped)
+        return
+    _report_literals(context, role, node, None, remapped)
+
+
+def _report_literals(context: RuleContext, role: str, node: ast.expr, flow: str | None, remapped: bool) -> None:
     for literal in _literals(node):
         value = _device_value(literal) if role == DEVICE else _backend_value(literal)
         if value is None:
@@ -114,7 +145,20 @@ def report(context: RuleContext, role: str, node: ast.expr) -> None:
                                        ("import torch_npu",) if role == DEVICE else ())
             else:
                 span = factory.substring_span(literal, value) or factory.span(literal)
-            context.add(factory.finding(entry, span, "exact", api=f"'{value}'", fix=fix))
+            message = None
+            if flow is not None:
+                api = f"'{value}'"
+                message = f"{headline(entry, api)} ({flow})"
+            context.add(factory.finding(entry, span, "exact", api=f"'{value}'", fix=fix, message=message, remappable=remapped))
+
+
+def _reached(context: RuleContext, call: ast.Call, keyword: str | None = None) -> str:
+    """How a message names the call a value reaches: `torch.device(...)` on line 12, `map_location=` of torch.load."""
+    func = call.func
+    name = context.qualified_name(func) or (f".{func.attr}" if type(func) is ast.Attribute else func.id if type(func) is ast.Name else "a call")
+    line = call.lineno + context.factory.line_offset
+    where = f"`{keyword}=` of `{name}(...)`" if keyword else f"`{name}(...)`"
+    return f"{where} on line {line}"
 
 
 def on_call(context: RuleContext, call: ast.Call) -> None:
@@ -134,9 +178,10 @@ def on_call(context: RuleContext, call: ast.Call) -> None:
                     if item is not None:
                         report(context, DEVICE, item)
             else:
-                report(context, DEVICE, value)
+                report(context, DEVICE, value, _reached(context, call, name) if type(value) is ast.Name else None)
         elif name in _BACKEND_KEYWORDS:
-            report(context, BACKEND, keyword.value)
+            value = keyword.value
+            report(context, BACKEND, value, _reached(context, call, name) if type(value) is ast.Name else None)
         elif name == "default" and _argparse_option(call):
             option = _argparse_option(call)
             if "device" in option:
@@ -152,13 +197,15 @@ def on_call(context: RuleContext, call: ast.Call) -> None:
         qualified = context.qualified_name(func)
         if qualified is None:  # x.to("cuda"), not some_module.to(...)
             for argument in call.args:
-                report(context, DEVICE, argument)
+                report(context, DEVICE, argument, _reached(context, call) if type(argument) is ast.Name else None)
             return
     qualified = context.qualified_name(func)
+    first = call.args[0]
+    reached = _reached(context, call) if type(first) is ast.Name else None
     if qualified in _DEVICE_TAKING_FUNCTIONS:
-        report(context, DEVICE, call.args[0])
+        report(context, DEVICE, first, reached)
     elif qualified in _BACKEND_TAKING_FUNCTIONS:
-        report(context, BACKEND, call.args[0])
+        report(context, BACKEND, first, reached)
 
 
 def _tensor_type(context: RuleContext, argument: ast.expr) -> None:
@@ -192,19 +239,24 @@ def _argparse_option(call: ast.Call) -> str:
 def on_compare(context: RuleContext, node: ast.Compare) -> None:
     if not context.view.by_string:
         return
+    # The Ascend guide: transfer_to_npu rewrites a backend only inside init_process_group; a comparison such as
+    # `backend == "nccl"` or `assert backend in ["gloo", "nccl"]` must be edited by hand.
     for operand in (node.left, *node.comparators):
         report(context, DEVICE, operand)
-        report(context, BACKEND, operand)
+        report(context, BACKEND, operand, remapped=False)
     if type(node.ops[0]) in (ast.In, ast.NotIn):  # "CUDA_VISIBLE_DEVICES" in os.environ
         report_environment_variable(context, node.left)
 
 
 def on_assign(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
-    if not context.view.by_string or type(value) not in (ast.Constant, ast.JoinedStr, ast.IfExp):
+    if not context.view.by_string or type(value) not in _VALUE_SHAPES:
         return
     for target in targets:
         name = target.id if type(target) is ast.Name else target.attr if type(target) is ast.Attribute else ""
         _report_by_name(context, name, value)
+
+
+_VALUE_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.IfExp, ast.List, ast.Tuple, ast.Call, ast.BinOp})
 
 
 def on_dict(context: RuleContext, node: ast.Dict) -> None:
