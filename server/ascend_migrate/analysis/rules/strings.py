@@ -60,18 +60,17 @@ def _backend_value(node: ast.expr) -> str | None:
 def _literals(node: ast.expr):
     """The literals an expression spells: itself, both branches of `"cuda" if ok else "cpu"`, the elements of
     `["cpu", "cuda"]`, the format string of `"cuda:{}".format(i)`, `"cuda:%d" % i` and `"cuda:" + str(i)`."""
-    kind = type(node)
-    if kind is ast.IfExp:
+    if type(node) is ast.IfExp:
         yield from _literals(node.body)
         yield from _literals(node.orelse)
-    elif kind is ast.List or kind is ast.Tuple or kind is ast.Set:
+    elif type(node) is ast.List or type(node) is ast.Tuple or type(node) is ast.Set:
         for element in node.elts:
             yield from _literals(element)
-    elif kind is ast.Call:
+    elif type(node) is ast.Call:
         func = node.func
         if type(func) is ast.Attribute and func.attr == "format" and type(func.value) is ast.Constant:
             yield func.value
-    elif kind is ast.BinOp:
+    elif type(node) is ast.BinOp:
         if type(node.op) in (ast.Mod, ast.Add) and type(node.left) is ast.Constant:
             yield node.left
     else:
