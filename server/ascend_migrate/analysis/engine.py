@@ -214,6 +214,8 @@ def replay_bindings(chunks: list[Chunk], classes: dict[str, ClassInfo], walked_b
             if kind == "class":
                 info = classes.get(value)
                 scope[name] = ("class", info) if info is not None else ("value", None)
+            elif kind == "returns":
+                continue  # what a class's methods return: held by its ClassInfo, recorded for change detection
             else:
                 scope[name] = (kind, value)
     return scope

@@ -4,7 +4,8 @@ A binding is a small tuple `(kind, value)`:
 - `("import", "torch.nn")`: the name is bound by an import to that qualified name;
 - `("class", ClassInfo)`: a class defined in this module;
 - `("value", type_or_None)`: a variable; its type when the engine could infer one (see `infer`);
-- `("function", None)`: a function defined here (it shadows whatever the name meant before).
+- `("function", returned)`: a function defined here (it shadows whatever the name meant before); `returned`
+  is what its return statements give when they agree (a `Returned`, see `returned_shape`), else None.
 
 Types are qualified class names (`torch.Tensor`, `torch.optim.Adam`, `torch.nn.Linear`) or `local:Name` for a
 class of this module. `family(type)` lists the type and what it derives from, for method look-ups.
@@ -18,6 +19,11 @@ from dataclasses import dataclass, field
 TENSOR = "torch.Tensor"
 MODULE = "torch.nn.Module"
 OPTIMIZER = "torch.optim.Optimizer"
+GRAD_SCALER = "torch.amp.GradScaler"  # torch.cuda.amp.GradScaler, torch.amp.GradScaler and their module paths
+# What a function returns, as far as the walker follows it: a type, a tuple of them (a tuple or list literal;
+# a one-element list counts as its element, as in Lightning's `return [optimizer], [scheduler]`), or a
+# frozenset of (key, type) pairs (a dict literal with string keys, Lightning's {"optimizer": ...}).
+Returned = str | tuple | frozenset
 
 Binding = tuple  # (kind, value)
 
@@ -55,6 +61,7 @@ class ClassInfo:
     bases: tuple[str, ...]  # qualified names of the bases, or local:Name
     attributes: dict[str, str | None] = field(default_factory=dict)  # self.x → type, filled while walking
     methods: frozenset[str] = frozenset()  # the names its body defines with def
+    returns: dict[str, Returned] = field(default_factory=dict)  # method → what it returns, filled while walking
 
 
 def defined_methods(node: ast.ClassDef) -> frozenset[str]:
@@ -83,6 +90,23 @@ def constructed_type(qualified: str) -> str | None:
         return qualified
     if qualified.startswith(("torch_npu.optim.", "apex.optimizers.")):
         return qualified
+    if last == "GradScaler" and qualified.startswith(("torch.cuda.amp.", "torch.amp.", "torch.npu.amp.", "torch_npu.npu.amp.")):
+        return GRAD_SCALER
+    return None
+
+
+def element(returned: Returned | None, index: ast.expr) -> str | None:
+    """The type of `returned[index]` for a constant index or key, when known."""
+    if type(index) is not ast.Constant:
+        return None
+    key = index.value
+    if type(returned) is tuple and type(key) is int and -len(returned) <= key < len(returned):
+        item = returned[key]
+        return item if type(item) is str else None
+    if type(returned) is frozenset and type(key) is str:
+        for name, item in returned:
+            if name == key:
+                return item if type(item) is str else None
     return None
 
 

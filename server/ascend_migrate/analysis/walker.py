@@ -33,14 +33,18 @@ from ascend_migrate.analysis.rules.api import (
 )
 from ascend_migrate.analysis.symbols import (
     CLASS_INFO_ATTRIBUTE,
+    GRAD_SCALER,
     NON_TENSOR_METHODS,
+    OPTIMIZER,
     TENSOR,
     Binding,
     ClassInfo,
+    Returned,
     TypeSystem,
     constructed_type,
     defined_methods,
     dotted_parts,
+    element,
     import_bindings,
     is_tensor_function,
     qualify,
@@ -64,6 +68,8 @@ class Walker:
         # At module level only this chunk's assignments count, so a chunk's findings depend on its own text.
         self.assigned: list[dict[str, list[ast.expr]]] = [{}]
         self._track_strings = bool(context.view.by_string)
+        # Per function being walked: what each of its return statements gives (`returned_shape`).
+        self.returns: list[list[Returned | None]] = []
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
         self._qualified_names: dict[int, str | None] = {}
         context.resolve_with(self)
@@ -117,6 +123,7 @@ class Walker:
             ast.NamedExpr: self.visit_named_expression,
             ast.BinOp: self.visit_binary_operation,
             ast.Match: self.visit_match,
+            ast.Return: self.visit_return,
         })
         dispatch.update(_IGNORED)
         if not self._on_string:
@@ -262,8 +269,47 @@ class Walker:
         if type(node) is ast.UnaryOp:
             return self.infer(node.operand) if isinstance(node.op, (ast.USub, ast.Invert, ast.UAdd)) else None
         if type(node) is ast.Subscript:
-            return TENSOR if self.infer(node.value) == TENSOR else None
+            value = node.value
+            if type(value) is ast.Call:  # model.configure_optimizers()["optimizer"], helper()[0]
+                returned = self.call_returns(value)
+                if returned is not None and type(returned) is not str:
+                    return element(returned, node.slice)
+            return TENSOR if self.infer(value) == TENSOR else None
         return None
+
+    def call_returns(self, node: ast.Call) -> Returned | None:
+        """What a call of a function or method of this file returns (`Returned`), when its returns agree."""
+        func = node.func
+        if type(func) is ast.Name:
+            binding = self.lookup(func.id)
+            return binding[1] if binding is not None and binding[0] == "function" else None
+        if type(func) is ast.Attribute:
+            receiver_type = self.infer(func.value)
+            if receiver_type is None or not receiver_type.startswith("local:"):
+                return None
+            classes = self.types.classes
+            for member in self.types.family(receiver_type):
+                info = classes.get(member[6:]) if member.startswith("local:") else None
+                if info is not None and func.attr in info.returns:
+                    return info.returns[func.attr]
+        return None
+
+    def returned_shape(self, value: ast.expr | None) -> Returned | None:
+        """What `return value` gives, as far as it is followed (symbols.Returned)."""
+        if value is None:
+            return None
+        if type(value) is ast.Tuple or type(value) is ast.List:
+            items = []
+            for item in value.elts:
+                if (type(item) is ast.List or type(item) is ast.Tuple) and len(item.elts) == 1:
+                    item = item.elts[0]
+                items.append(self.infer(item))
+            return tuple(items) if any(items) else None
+        if type(value) is ast.Dict:
+            pairs = frozenset((key.value, self.infer(item)) for key, item in zip(value.keys, value.values, strict=True)
+                              if type(key) is ast.Constant and type(key.value) is str)
+            return pairs if any(item for _, item in pairs) else None
+        return self.infer(value)
 
     def call_type(self, node: ast.Call) -> str | None:
         func = node.func
@@ -280,11 +326,22 @@ class Walker:
                     return f"local:{value.name}"
                 if kind == "value" and self.types.is_module(value):
                     return TENSOR  # calling a module runs its forward
+                if kind == "function" and type(value) is str:
+                    return value  # a helper of this file that returns an optimizer, a module, a tensor
             return None
         if type(func) is ast.Attribute:
             receiver_type = self.infer(func.value)
             if receiver_type == TENSOR and func.attr not in NON_TENSOR_METHODS:
                 return TENSOR
+            if receiver_type is not None:
+                family = self.types.family(receiver_type)
+                if func.attr == "scale" and GRAD_SCALER in family:
+                    return TENSOR  # scaler.scale(loss) is the scaled loss: .backward() follows
+                if func.attr == "optimizers" and any(member.endswith(".LightningModule") for member in family):
+                    return OPTIMIZER  # Lightning's self.optimizers() in manual optimisation
+                returned = self.call_returns(node) if receiver_type.startswith("local:") else None
+                if type(returned) is str:
+                    return returned
             if receiver_type is not None and self.types.is_module(receiver_type) and func.attr in ("to", "cuda", "npu", "cpu", "train", "eval", "half", "float", "double", "requires_grad_"):
                 return receiver_type  # these return the module itself
             if type(func.value) is ast.Name and func.value.id == "self" and self.types.is_module(receiver_type):
@@ -406,6 +463,13 @@ class Walker:
             return  # a docstring or a bare string: prose, never a finding
         self._dispatch[type(value)](value)
 
+    def visit_return(self, node: ast.Return) -> None:
+        value = node.value
+        if value is not None:
+            self._dispatch[type(value)](value)
+        if self.returns:
+            self.returns[-1].append(self.returned_shape(value))
+
     def visit_named_expression(self, node: ast.NamedExpr) -> None:
         self.visit(node.value)
         self.bind(node.target.id, ("value", self.infer(node.value)))
@@ -416,6 +480,12 @@ class Walker:
         self._dispatch[type(value)](value)
         value_type = self.infer(value)
         for target in node.targets:
+            if (type(target) is ast.Tuple or type(target) is ast.List) and type(value) is ast.Call:
+                returned = self.call_returns(value)  # optimizer, scheduler = helper()
+                if type(returned) is tuple and len(returned) == len(target.elts):
+                    for item, item_type in zip(target.elts, returned, strict=True):
+                        self.visit_target(item, item_type if type(item_type) is str else None)
+                    continue
             self.visit_target(target, value_type)
             if self._track_strings and type(target) is ast.Name:
                 self.remember_value(target.id, value)
@@ -535,8 +605,10 @@ class Walker:
         for argument in (arguments.vararg, arguments.kwarg):
             if argument is not None:
                 scope[argument.arg] = ("value", None)
+        in_class_body = _CLASS_SCOPE in self.scopes[-1]
         self.scopes.append(scope)
         self.assigned.append({})
+        self.returns.append([])
         self.class_stack.append(current_class)  # methods see self.attributes of their class
         try:
             self.visit_all(node.body)
@@ -544,6 +616,13 @@ class Walker:
             self.class_stack.pop()
             self.scopes.pop()
             self.assigned.pop()
+            returns = self.returns.pop()
+        returned = returns[0] if returns and returns[0] is not None and all(item == returns[0] for item in returns) else None
+        if returned is not None:
+            if in_class_body and current_class is not None:
+                current_class.returns[node.name] = returned
+            elif not in_class_body:
+                self.bind(node.name, ("function", returned))
 
     def visit_lambda(self, node: ast.Lambda) -> None:
         arguments = node.args
@@ -583,6 +662,10 @@ class Walker:
             self.class_stack.pop()
             self.scopes.pop()
             self.assigned.pop()
+        if len(self.scopes) == 1 and info.returns:
+            # What its methods return is part of what the chunk contributes: a chunk calling
+            # `model.configure_optimizers()` is walked again when that changes (replay skips this record).
+            self.module_writes.append((node.name, "returns", frozenset(info.returns.items())))
 
     def base_type(self, base: ast.expr) -> str | None:
         qualified = self.qualified_name(base)
