@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector_paused, parse_module, plan_pieces
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
+from ascend_migrate.analysis.one_per_edit import one_per_edit
 from ascend_migrate.analysis.rules.api import RuleContext
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
 from ascend_migrate.analysis.source import SourceLines
@@ -295,7 +296,7 @@ class ChunkRunner:
             finally:
                 del self.walker.scopes[1:]
                 self.walker.class_stack.clear()
-            chunk.findings = sorted(self.context.findings, key=_position)
+            chunk.findings = one_per_edit(sorted(self.context.findings, key=_position))
             # The syntax tree is read only while its chunk is walked; an incremental run parses afresh the
             # chunks it walks again. Dropping it is most of a kept analysis's memory (the server keeps one
             # per open document).
