@@ -218,7 +218,7 @@ def headline(entry: Entry, api: str) -> str:
     else:  # ms-structure
         text = f"`{api}`: program structure changes in MindSpore"
     if note:
-        text = f"{text}: {first_sentence(note)}"
+        text = f"{text}: {full_note(note)}"
     return text
 
 
@@ -232,17 +232,31 @@ _NPU_UNSUPPORTED_VERBS = {
 }
 
 
-def first_sentence(note: str, limit: int = 160) -> str:
-    """The note's first sentence, for the one-line message (hover and reports show the whole note)."""
-    sentence = note.split("\n", 1)[0]
-    for separator in (". ", "。", "; "):
-        index = sentence.find(separator)
-        if 0 < index < limit:
-            sentence = sentence[: index + (1 if separator == ". " else len(separator.rstrip()) if separator == "。" else 0)]
-            break
-    if len(sentence) > limit:
-        sentence = sentence[: limit - 1].rstrip() + "…"
-    return sentence.rstrip(";, ")
+def full_note(note: str) -> str:
+    """The note as one line, whole: nothing is cut (the first sentence says what to do, the rest why; reports,
+    hover and the editor show the same text). A generated TensorFlow row whose doc gives no description gets a
+    true one instead."""
+    text = " ".join(note.split())
+    if text.startswith(_UNDESCRIBED_TENSORFLOW_ROW):
+        text = _UNDESCRIBED_TENSORFLOW_NOTE + text[len(_UNDESCRIBED_TENSORFLOW_ROW):].removeprefix(".")
+    return text.rstrip(";, ")
+
+
+# tools/generate_mappings/notes.py writes this for a row of MindSpore's TensorFlow mapping table that is marked
+# as differing but has no description (its diff column is empty).
+_UNDESCRIBED_TENSORFLOW_ROW = "the doc gives no description; see the mapping table"
+_UNDESCRIBED_TENSORFLOW_NOTE = ("MindSpore's TensorFlow mapping table marks this pair as different without saying how; "
+                                "compare the arguments and defaults of both before you replace the call.")
+
+# What to do, for rows that carry no suggestion and no target (the code's meaning, applied to one call).
+_ADVICE_BY_CODE = {
+    "NPU101": "Replace the CUDA API as the note says.",
+    "NPU102": "Pass 'npu' (or 'npu:<index>') where this call takes a CUDA device.",
+    "NPU201": "Replace the call with one Ascend supports, or run this step on the CPU (inputs moved with .cpu()).",
+    "NPU202": "Change the call as the note says: the same code behaves differently on Ascend.",
+    "NPU401": "Keep shapes static on the NPU: compute this on the CPU, or use a fixed-shape form (masking, padding).",
+    "TP101": "Replace the library, or install a build of it for the target (see the note).",
+}
 
 
 def suggestion(entry: Entry) -> str:
@@ -250,7 +264,7 @@ def suggestion(entry: Entry) -> str:
         return entry.suggestion
     if entry.target:
         return f"use `{entry.target}`"
-    return ""
+    return _ADVICE_BY_CODE.get(entry.code or DEFAULT_CODE_FOR_CATEGORY[entry.category], "")
 
 
 def _per_path_ignores(path: str, settings: Settings) -> tuple[str, ...]:

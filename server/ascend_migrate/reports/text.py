@@ -27,6 +27,8 @@ def render(result: ScanResult, color: bool = False) -> str:
             code = paint(finding.code, _SEVERITY_STYLE.get(finding.severity, "dim"))
             fixable = paint(" [*]", "cyan") if finding.fixable else ""
             lines.append(f"  {location:>9}  {code:<7} {finding.message}{fixable}")
+            if finding.suggestion and finding.suggestion not in finding.message:
+                lines.append(f"  {'':>9}  {'':<7} {paint('help:', 'green')} {finding.suggestion}")
         lines.append("")
     counts = Counter(finding.category for finding in result.findings)
     safe = sum(1 for finding in result.findings if finding.fix is not None and finding.fix.safe)
