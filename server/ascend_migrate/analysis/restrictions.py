@@ -61,11 +61,20 @@ def _argument(condition: CallCondition, call: ast.Call) -> ast.expr | None:
 
 
 def _is_number(node: ast.expr) -> bool:
-    """A number literal, or `int(...)`/`float(...)`: a Python number, never a tensor."""
+    """A Python number, never a tensor: a number literal, `int(...)`/`float(...)`/`len(...)`, a size read from a
+    tensor (`x.shape[1]`, `x.size(0)`, `x.numel()`, `x.dim()`), or arithmetic of these."""
     if isinstance(node, ast.Constant):
         return type(node.value) in (int, float)
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float")
-            and len(node.args) == 1)
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name):
+            return func.id in ("int", "float", "len") and len(node.args) == 1
+        return isinstance(func, ast.Attribute) and func.attr in ("size", "numel", "dim") and len(node.args) <= 1
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+    if isinstance(node, ast.BinOp):
+        return _is_number(node.left) and _is_number(node.right)
+    return False
 
 
 def _may_hide_arguments(call: ast.Call) -> bool:
