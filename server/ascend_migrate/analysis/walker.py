@@ -193,8 +193,9 @@ class Walker:
         """Keep a string-shaped value assigned to `name` (every branch's: `if ok: dev = "cuda" else: dev = "cpu"`);
         any other value replaces them all."""
         table = self.assigned[-1]
-        if type(value) in _STRING_SHAPES:
-            table.setdefault(name, []).append(value)
+        if type(value) in _STRING_SHAPES or (type(value) is ast.BinOp and type(value.left) is ast.Constant) or (
+                type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Constant):
+            table.setdefault(name, []).append(value)  # most assignments are calls: only `"...".format(...)` is kept
         elif name in table:
             del table[name]
 
@@ -723,7 +724,7 @@ def _case_literals(pattern: ast.pattern):
 _NODE_CLASSES = _node_classes()
 # Values that may spell a device or backend string: literals, f-strings, `"cuda:{}".format(i)`, `"cuda:%d" % i`,
 # `"cuda:" + str(i)`, conditional values and lists of them.
-_STRING_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.Call, ast.BinOp, ast.IfExp, ast.List, ast.Tuple})
+_STRING_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.IfExp, ast.List, ast.Tuple})  # and see remember_value
 # Contexts and operators: nothing to read in them (the handlers of their parents look at them directly).
 _IGNORED = {subclass: _ignore for skipped in _SKIPPED for subclass in (skipped, *skipped.__subclasses__())}
 _SCALAR_TYPES = (str, int, float, complex, bool, bytes, type(None), type(Ellipsis))
