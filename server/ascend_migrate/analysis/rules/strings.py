@@ -115,14 +115,18 @@ def _reads_as(source: str, expected: str) -> bool:
         return False
 
 
-def report(context: RuleContext, role: str, node: ast.expr, reached: str | None = None, remapped: bool = True) -> None:
-    """Report the device or backend literals `node` spells. `reached`: the call the value reaches, named in the
-    message when the literal sits elsewhere, in an assignment to a local variable (`arg = "cuda:0"` ...
-    `torch.device(arg)`). `remapped`: whether transfer_to_npu rewrites this use at run time (it does not rewrite
-    comparisons such as `backend == "nccl"`)."""
-    if reached is not None and type(node) is ast.Name:
-        for value in context.assigned_values(node.id):
-            _report_literals(context, role, value, f"`{node.id}` reaches {reached}", remapped)
+def report(context: RuleContext, role: str, node: ast.expr, call: ast.Call | None = None, keyword: str | None = None,
+           remapped: bool = True) -> None:
+    """Report the device or backend literals `node` spells. `call` (and `keyword`): the call `node` is passed to;
+    a local variable passed there is followed to the literals assigned to it (`arg = "cuda:0"` ...
+    `torch.device(arg)`), reported with the call named in the message. `remapped`: whether transfer_to_npu
+    rewrites this use at run time (it does not rewrite comparisons such as `backend == "nccl"`)."""
+    if type(node) is ast.Name:
+        values = context.assigned_values(node.id) if call is not None else ()
+        if values and call is not None:
+            flow = f"`{node.id}` reaches {_reached(context, call, keyword)}"
+            for value in values:
+                _report_literals(context, role, value, flow, remapped)
         return
     _report_literals(context, role, node, None, remapped)
 
@@ -177,10 +181,9 @@ def on_call(context: RuleContext, call: ast.Call) -> None:
                     if item is not None:
                         report(context, DEVICE, item)
             else:
-                report(context, DEVICE, value, _reached(context, call, name) if type(value) is ast.Name else None)
+                report(context, DEVICE, value, call, name)
         elif name in _BACKEND_KEYWORDS:
-            value = keyword.value
-            report(context, BACKEND, value, _reached(context, call, name) if type(value) is ast.Name else None)
+            report(context, BACKEND, keyword.value, call, name)
         elif name == "default" and _argparse_option(call):
             option = _argparse_option(call)
             if "device" in option:
@@ -196,15 +199,13 @@ def on_call(context: RuleContext, call: ast.Call) -> None:
         qualified = context.qualified_name(func)
         if qualified is None:  # x.to("cuda"), not some_module.to(...)
             for argument in call.args:
-                report(context, DEVICE, argument, _reached(context, call) if type(argument) is ast.Name else None)
+                report(context, DEVICE, argument, call)
             return
     qualified = context.qualified_name(func)
-    first = call.args[0]
-    reached = _reached(context, call) if type(first) is ast.Name else None
     if qualified in _DEVICE_TAKING_FUNCTIONS:
-        report(context, DEVICE, first, reached)
+        report(context, DEVICE, call.args[0], call)
     elif qualified in _BACKEND_TAKING_FUNCTIONS:
-        report(context, BACKEND, first, reached)
+        report(context, BACKEND, call.args[0], call)
 
 
 def _tensor_type(context: RuleContext, argument: ast.expr) -> None:
