@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 from tools.generate_ascend import (
@@ -11,10 +12,11 @@ from tools.generate_ascend import (
     cuda_rows,
     curated,
     dynamic_rows,
+    hand_edits,
     third_party,
     unsupported_rows,
 )
-from tools.generate_ascend.book import Book
+from tools.generate_ascend.book import TABLE_DESCRIPTIONS, Book
 from tools.generate_ascend.reference import VersionTables, read_rows
 from tools.generate_ascend.wheel_names import WheelNames, verify_drafts
 
@@ -31,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="torch_npu-2.14.0 wheel (pip download --no-deps torch-npu==2.14.0) to check torch_npu "
                              "names against; without it entries carry no `verified`")
     parser.add_argument("--output", type=Path, default=Path("mappings"), help="where to write (default: %(default)s)")
+    parser.add_argument("--record-hand-edits", action="store_true",
+                        help="first rewrite tools/generate_ascend/hand_edits.yaml from the tables in --output: the "
+                             "fields edited there by hand (reported, when, note_original, ...), so that they survive")
     arguments = parser.parse_args(argv)
 
     tables = VersionTables.read(arguments.resources)
@@ -46,7 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.wheel is not None:
         missing = verify_drafts(book.all_drafts(), WheelNames(arguments.wheel))
         print(f"torch_npu names not found in the wheel's Python sources: {', '.join(sorted(set(missing))) or 'none'}")
-    counts = book.write(arguments.output)
+    if arguments.record_hand_edits:
+        with tempfile.TemporaryDirectory() as plain:
+            book.write(Path(plain))
+            edited = hand_edits.record(Path(plain), arguments.output, list(TABLE_DESCRIPTIONS))
+        print(f"hand edits recorded for {edited} entries in {hand_edits.HAND_EDITS}")
+    counts = book.write(arguments.output, hand_edits.HandEdits.read())
     for table, count in counts.items():
         print(f"{table}: {count} entries")
     print(f"(of which {older} APIs are unsupported only in the PyTorch 2.1/2.6/2.7 tables, and {older_notes} "

@@ -8,13 +8,18 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from ascend_migrate.kb.patterns import PATTERN_NAMES
+from tools.generate_ascend.hand_edits import HandEdits
 from tools.generate_ascend.reference import Row
 
+from ascend_migrate.kb.patterns import PATTERN_NAMES
+
 # The order keys are written in, so that a reviewer reads the same shape everywhere.
-FIELD_ORDER = ("api", "route", "match", "receiver", "condition", "documentation_only", "category", "code", "severity", "target", "fix", "note",
-               "suggestion", "parameters", "source_versions", "docs", "provenance", "verified", "curated")
+FIELD_ORDER = ("api", "route", "match", "receiver", "condition", "documentation_only", "category", "code", "reported",
+               "severity", "target", "fix", "note", "note_original", "suggestion", "when", "parameters",
+               "source_versions", "docs", "provenance", "verified", "curated")
+# Conditions the loader learnt after the first tables were written: their entries were appended to the tables
+# then (moved from proposed/), so they are written after the others to keep the committed order.
+LATE_CONDITIONS = ("device-argument", "tensor-type", "torch-npu-not-imported")
 TABLE_DESCRIPTIONS = {
     "cuda_npu": "CUDA → Ascend NPU (torch_npu): renamed torch.cuda APIs, device and backend strings, CUDA "
                 "methods, CUDA environment variables and backend switches, DataParallel.",
@@ -56,7 +61,7 @@ class Draft:
                 for table, numbers in sorted(self.rows.items())]
         return "; ".join(rows + self.sources)
 
-    def to_yaml_mapping(self) -> dict[str, Any]:
+    def to_yaml_mapping(self, hand_edits: HandEdits | None = None) -> dict[str, Any]:
         values = dict(self.fields)
         if self.notes:
             values["note"] = " ".join(self.notes)
@@ -67,6 +72,8 @@ class Draft:
         values["provenance"] = self.provenance()
         if values.get("match") == "pattern" and values.get("condition", values.get("api")) not in PATTERN_NAMES:
             values["documentation_only"] = True  # a shape the engine has no matcher for (kb/patterns.py)
+        if hand_edits is not None:
+            hand_edits.apply(self.table, values)
         ordered = {key: values[key] for key in FIELD_ORDER if values.get(key) not in (None, "", [], ())}
         unknown = set(values) - set(FIELD_ORDER)
         if unknown:
@@ -112,24 +119,28 @@ class Book:
     def drafts(self, table: str) -> list[Draft]:
         return [draft for draft in self._drafts.values() if draft.table == table]
 
-    def write(self, directory: Path) -> dict[str, int]:
+    def write(self, directory: Path, hand_edits: HandEdits | None = None) -> dict[str, int]:
         """Write every table; entries whose condition the loader does not know yet go to proposed/<table>.yaml,
-        which the knowledge base does not read (it loads mappings/*.yaml only)."""
+        which the knowledge base does not read (it loads mappings/*.yaml only). `hand_edits` are the reviewed
+        decisions made in the tables by hand (hand_edits.yaml), applied on top of what the rows say."""
         counts = {}
         for table, description in TABLE_DESCRIPTIONS.items():
             accepted, proposed = [], []
             for draft in self.drafts(table):
                 (accepted if condition_is_known(draft.fields) else proposed).append(draft)
-            _write_table(directory / f"{table}.yaml", table, description, accepted)
+            accepted.sort(key=lambda draft: draft.fields.get("condition") in LATE_CONDITIONS)
+            _write_table(directory / f"{table}.yaml", table, description, accepted, hand_edits)
             counts[table] = len(accepted)
             proposed_path = directory / "proposed" / f"{table}.yaml"
             if proposed:
                 proposed_path.parent.mkdir(exist_ok=True)
                 _write_table(proposed_path, table, description + " Proposed entries: their conditions are not yet "
-                             "known to the loader (ascend_migrate.kb.loader.CONDITIONS).", proposed)
+                             "known to the loader (ascend_migrate.kb.loader.CONDITIONS).", proposed, hand_edits)
                 counts[f"proposed/{table}"] = len(proposed)
             elif proposed_path.exists():
                 proposed_path.unlink()
+        if hand_edits is not None:
+            hand_edits.check_all_used()
         return counts
 
 
@@ -142,8 +153,10 @@ def condition_is_known(fields: dict[str, Any]) -> bool:
     return not condition or allowed is None or condition in allowed
 
 
-def _write_table(path: Path, table: str, description: str, drafts: list[Draft]) -> None:
-    document = {"table": table, "description": description, "entries": [draft.to_yaml_mapping() for draft in drafts]}
+def _write_table(path: Path, table: str, description: str, drafts: list[Draft],
+                 hand_edits: HandEdits | None) -> None:
+    document = {"table": table, "description": description,
+                "entries": [draft.to_yaml_mapping(hand_edits) for draft in drafts]}
     text = ("# Generated by `python -m tools.generate_ascend` from the Ascend reference data, then reviewed.\n"
             "# Row references in provenance count CSV data rows from 1 (header excluded).\n")
     text += yaml.safe_dump(document, allow_unicode=True, sort_keys=False, width=120)
