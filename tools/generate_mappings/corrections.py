@@ -48,6 +48,41 @@ NOT_A_RENAME = {
 }
 
 
+# The hand check of 100 random entries (mappings/verification/hand_check_1.yaml): torchaudio transforms the doc calls
+# consistent whose MindSpore counterparts take other argument types (run in mindspore 2.10.0 on the CPU).
+_AUDIO_MFCC = ("correction: the doc calls this consistent, but mindspore.dataset.audio.MFCC takes norm as a NormMode "
+               "(NormMode.ORTHO), not torchaudio's string: MFCC(norm='ortho') raises TypeError in mindspore 2.10.0; it "
+               "is a dataset transform run on numpy arrays (eagerly or in .map), not a layer on tensors")
+_AUDIO_STRETCH = ("correction: the doc calls this consistent, but mindspore.dataset.audio.TimeStretch takes a real array "
+                  "<..., freq, time, 2> (real and imaginary parts in the last axis), where torchaudio's takes a complex "
+                  "tensor, and it is a dataset transform on numpy arrays (its docstring in mindspore 2.10.0)")
+NOT_A_RENAME.update({
+    # found by the second hand check (mappings/verification/hand_check_2.yaml)
+    ("torch.Tensor.log_normal_", "r2.4.10"): (
+        "correction: the doc calls this consistent, but mindspore.Tensor.log_normal(mean=1.0, std=2.0) returns a new "
+        "tensor and leaves its receiver unchanged (run in mindspore 2.10.0 on the CPU), where torch's log_normal_ fills "
+        "the tensor in place: a rename of the statement x.log_normal_() changes nothing; assign the result instead"),
+    ("torch.distributed.gather", "master"): (
+        "correction: the doc calls this consistent, but mindspore.mint.distributed.gather(tensor, gather_list, dst=0, "
+        "group=None, async_op=False) has no default for gather_list (torch: None) and dst defaults to 0 (torch: None), "
+        "so torch's dist.gather(t, dst=0) on the ranks that receive nothing raises TypeError (mindspore 2.10.0 "
+        "signature; earlier releases not checked)"),
+    ("torchaudio.transforms.MFCC", "master"): _AUDIO_MFCC,
+    ("torchaudio.transforms.MFCC", "r2.4.10"): _AUDIO_MFCC,
+    ("torchaudio.transforms.TimeStretch", "master"): _AUDIO_STRETCH,
+    ("torchaudio.transforms.TimeStretch", "r2.4.10"): _AUDIO_STRETCH,
+})
+
+# (api, MindSpore target) → why: differences the battery calls "edge" (NaN where the other side gives a number, read
+# as out of the function's domain) that are the function's ordinary use. xlogy exists for x = 0: torch gives
+# xlogy(0, 0) = 0 (the entropy of a zero probability), MindSpore 2.10.0 NaN (run on the CPU).
+EDGE_IS_ORDINARY = {
+    ("torch.xlogy", "mindspore.mint.xlogy"): "xlogy(0, 0) is 0 in torch and NaN in MindSpore, and x = 0 is what xlogy "
+                                             "is for (entropy terms of zero probabilities)",
+    ("torch.Tensor.xlogy", "mindspore.Tensor.xlogy"): "x.xlogy(y) with x = 0 and y = 0 is 0 in torch and NaN in "
+                                                      "MindSpore, and x = 0 is what xlogy is for",
+}
+
 # (api, branch) → {source parameter: (change, target parameter, 0-based position in the torch signature)}:
 # parameter differences the doc states only as "the default differs", whose real relation a fix must know.
 # BatchNorm momentum: mindspore.nn uses momentum for the running statistics' own weight, 1 - torch's
@@ -310,6 +345,66 @@ _CORRECTED_ROWS: dict[tuple[str, str], ParameterCorrection] = {
     ),
 }
 
+def _transformer_layer(name: str) -> ParameterCorrection:
+    """The doc compares with torch 1.8.1, whose Transformer layers lacked the parameters it calls MindSpore-only."""
+    gone = "torch 2.13.0's __init__ has it too"
+    return ParameterCorrection(
+        fixes=tuple(ParameterFix(None, parameter, None, gone)
+                    for parameter in ("layer_norm_eps", "batch_first", "norm_first", "dtype")),
+        added=(_row("bias", None, "removed", source_default="True",
+                    note=f"torch's bias=True; mindspore.nn.{name}.__init__ has no bias (2.10.0), so bias=False has no "
+                         f"counterpart"),),
+        note=f"correction: the doc (written against torch 1.8.1) calls layer_norm_eps, batch_first, norm_first and "
+             f"dtype MindSpore-only, but torch.nn.{name} takes all four (torch 2.13.0); torch's bias has no counterpart",
+        checked=f"__init__ signatures of torch.nn.{name} (torch 2.13.0: d_model, nhead, dim_feedforward, dropout, "
+                f"activation, layer_norm_eps, batch_first, norm_first, bias, device, dtype) and mindspore.nn.{name} "
+                f"(mindspore 2.10.0: the same without bias and device) read",
+    )
+
+
+def _multihead_attention() -> ParameterCorrection:
+    gone = "torch 2.13.0 has it too"
+    return ParameterCorrection(
+        fixes=(ParameterFix(None, "batch_first", None, gone), ParameterFix(None, "dtype", None, gone),
+               ParameterFix(None, "average_attn_weights", None, f"(input) {gone}")),
+        added=(_row("is_causal", None, "removed", source_default="False",
+                    note="(input) torch's forward(..., is_causal=False); mindspore.nn.MultiheadAttention.construct has "
+                         "no is_causal (2.10.0)"),),
+        note="correction: the doc (written against torch 1.8.1) calls batch_first, dtype and average_attn_weights "
+             "MindSpore-only, but torch.nn.MultiheadAttention takes all three (torch 2.13.0); torch's forward "
+             "is_causal has no counterpart",
+        checked="torch.nn.MultiheadAttention __init__ and forward (torch 2.13.0) and mindspore.nn.MultiheadAttention "
+                "__init__ and construct (mindspore 2.10.0) signatures read",
+    )
+
+
+_TRIPLET_POSITIONS = ParameterCorrection(
+    fixes=(ParameterFix("margin", None, None, "mindspore 2.10.0 takes margin third, as torch"),
+           ParameterFix(None, "margin", None, "mindspore 2.10.0 takes margin third, as torch"),
+           ParameterFix("eps", "swap", None, "eps and swap are in torch's order in mindspore 2.10.0"),
+           ParameterFix("swap", "eps", None, "eps and swap are in torch's order in mindspore 2.10.0")),
+    note="correction: from mindspore 2.10.0 (the first release checked) triplet_margin_loss(anchor, positive, "
+         "negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction='mean') takes margin, eps and swap in torch's "
+         "positions; only torch's deprecated size_average and reduce are left",
+    checked="signatures of torch.nn.functional.triplet_margin_loss (torch 2.13.0) and mindspore.ops.triplet_margin_loss "
+            "(mindspore 2.10.0) read; no CPU kernel in mindspore 2.10.0 (Unsupported op [TripletMarginLoss] on CPU)",
+    since="2.10",
+)
+
+_CORRECTED_ROWS.update({
+    ("torch.nn.MultiheadAttention", "r2.4.10"): _multihead_attention(),
+    ("torch.nn.TransformerEncoderLayer", "r2.4.10"): _transformer_layer("TransformerEncoderLayer"),
+    ("torch.nn.TransformerDecoderLayer", "r2.4.10"): _transformer_layer("TransformerDecoderLayer"),
+    ("torch.polygamma", "r2.4.10"): ParameterCorrection(
+        fixes=(),
+        added=(_row("n", "n", "type", note="torch takes an int; mindspore.ops.polygamma(n, input) takes a Tensor: "
+                                           "ops.polygamma(1, x) raises TypeError, ops.polygamma(Tensor(1), x) runs"),),
+        note="correction: mindspore.ops.polygamma takes n as a Tensor (an int raises TypeError in mindspore 2.10.0)",
+        checked="run on the CPU: torch.polygamma(1, x) and mindspore.ops.polygamma(Tensor(1), x) agree on x = 1, 2, 3 "
+                "(torch 2.13.0, mindspore 2.10.0); ops.polygamma(1, x) raises TypeError",
+    ),
+})
+
 # Corrected in every range, before any split: torch's CyclicLR has never had `momentum`; the doc's "momentum related
 # input params" are the three momentum parameters mindspore.experimental.optim.lr_scheduler.CyclicLR lacks.
 CYCLIC_MOMENTUM = ParameterCorrection(
@@ -325,6 +420,16 @@ CYCLIC_MOMENTUM = ParameterCorrection(
 # entry in two, and the ones before it apply to both halves).
 PARAMETER_CORRECTIONS: dict[tuple[str, str], tuple[ParameterCorrection, ...]] = {
     key: (correction,) for key, correction in _CORRECTED_ROWS.items()}
+PARAMETER_CORRECTIONS[("torch.nn.functional.triplet_margin_loss", "r2.4.10")] = (
+    _CORRECTED_ROWS[("torch.nn.functional.triplet_margin_loss", "r2.4.10")], _TRIPLET_POSITIONS)
+PARAMETER_CORRECTIONS[("torch.distributed.gather", "master")] = (ParameterCorrection(
+    fixes=(),
+    added=(_row("gather_list", "gather_list", "default", source_default="None", target_default="(required)"),
+           _row("dst", "dst", "default", source_default="None", target_default="0")),
+    note="correction: gather_list has no default in mindspore.mint.distributed.gather and dst defaults to 0",
+    checked="signatures of torch.distributed.gather (torch 2.13.0) and mindspore.mint.distributed.gather "
+            "(mindspore 2.10.0) read",
+),)
 PARAMETER_CORRECTIONS[("torch.optim.lr_scheduler.CyclicLR", "r2.4.10")] = (
     CYCLIC_MOMENTUM, _CORRECTED_ROWS[("torch.optim.lr_scheduler.CyclicLR", "r2.4.10")])
 

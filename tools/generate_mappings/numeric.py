@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 import yaml
+from tools.generate_mappings.corrections import EDGE_IS_ORDINARY
+
 from ascend_migrate.kb.versions import parse_range, parse_version
 
 RECORD = Path("verification/numeric.yaml")
@@ -83,6 +85,9 @@ class NumericRecord:
         if changed:
             entry["category"] = "ms-differs"
             entry.pop("code", None)  # MS105 and the like are codes of ms-equivalent
+        ordinary = EDGE_IS_ORDINARY.get((entry["api"], entry.get("target")))
+        if ordinary:
+            result = {**result, "scope": "all", "detail": f"{result.get('detail', '')} ({ordinary})"}
         if result.get("scope") == "edge" and (changed or entry.get("severity") == "info"):
             entry["severity"] = "info"  # differs only on edge inputs: shown, not a warning on every call
         entry["fix"] = "unsafe"  # a rename would not keep the behaviour the run saw

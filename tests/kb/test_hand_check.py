@@ -1,0 +1,71 @@
+"""The hand-checked samples (mappings/verification/hand_check_*.yaml) and the corrections they led to."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ascend_migrate.kb.index import KnowledgeBase
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # tools/ is not part of the installed package
+from tools import hand_check  # noqa: E402
+
+MAPPINGS = ROOT / "mappings"
+SAMPLES = sorted((MAPPINGS / "verification").glob("hand_check_*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def knowledge_base() -> KnowledgeBase:
+    return KnowledgeBase.load(MAPPINGS)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda path: path.name)
+def test_every_sampled_entry_is_in_the_tables_with_a_verdict_and_a_reason(sample: Path) -> None:
+    population = {hand_check.identity(entry) for entry in hand_check.population(MAPPINGS)}
+    items = yaml.safe_load(sample.read_text(encoding="utf-8"))["sample"]
+    assert len(items) == 100
+    for item in items:
+        assert item["entry"] in population, item["entry"]
+        assert item["verdict"] in hand_check.VERDICTS and item["reason"], item
+
+
+def test_the_second_sample_is_fresh() -> None:
+    first, second = (yaml.safe_load(path.read_text(encoding="utf-8")) for path in SAMPLES[:2])
+    assert not {item["entry"] for item in first["sample"]} & {item["entry"] for item in second["sample"]}
+
+
+def test_a_draw_is_seeded_and_leaves_out_what_an_earlier_sample_holds() -> None:
+    once, again = (hand_check.draw(MAPPINGS, 7, 20, [SAMPLES[0]]) for _ in range(2))
+    assert once == again
+    assert once != hand_check.draw(MAPPINGS, 8, 20, [SAMPLES[0]])
+    first = {item["entry"] for item in yaml.safe_load(SAMPLES[0].read_text(encoding="utf-8"))["sample"]}
+    assert not first & {item["entry"] for item in once["sample"]}
+
+
+def test_the_first_sample_has_at_most_two_wrong_after_its_fixes() -> None:
+    assert hand_check.count(SAMPLES[0])["wrong"] <= 2
+
+
+def by_api(knowledge_base: KnowledgeBase, api: str) -> list:
+    return [entry for entry in knowledge_base.entries if entry.api == api and entry.route == "mindspore"]
+
+
+def test_what_the_first_sample_found_stays_corrected(knowledge_base: KnowledgeBase) -> None:
+    for api in ("torchaudio.transforms.MFCC", "torchaudio.transforms.TimeStretch"):
+        assert {entry.category for entry in by_api(knowledge_base, api)} == {"ms-differs"}
+    for api in ("torch.xlogy", "torch.Tensor.xlogy"):  # xlogy(0, 0): torch 0, MindSpore NaN; not an edge case
+        checked = [entry for entry in by_api(knowledge_base, api) if "side by side" in entry.note]
+        assert checked and all(entry.severity != "info" for entry in checked)
+    for api in ("torch.nn.TransformerEncoderLayer", "torch.nn.TransformerDecoderLayer"):
+        (entry,) = by_api(knowledge_base, api)
+        sources_and_targets = {(row.source, row.target, row.change) for row in entry.parameters}
+        assert ("bias", None, "removed") in sources_and_targets
+        assert not {row.target for row in entry.parameters} & {"layer_norm_eps", "batch_first", "norm_first", "dtype"}
+    (size,) = by_api(knowledge_base, "torchvision.transforms.functional.get_image_size")
+    assert (size.category, size.target) == ("ms-differs", "mindspore.dataset.vision.get_image_size")
+    (marker,) = by_api(knowledge_base, "torch.profiler.record_function")
+    assert marker.target == "mindspore.profiler.mstx.range_start"
