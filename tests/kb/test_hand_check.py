@@ -68,4 +68,4 @@ def test_what_the_first_sample_found_stays_corrected(knowledge_base: KnowledgeBa
     (size,) = by_api(knowledge_base, "torchvision.transforms.functional.get_image_size")
     assert (size.category, size.target) == ("ms-differs", "mindspore.dataset.vision.get_image_size")
     (marker,) = by_api(knowledge_base, "torch.profiler.record_function")
-    assert marker.target == "mindspore.profiler.mstx.range_start"
+    assert marker.target == "mindspore.profiler.mstx.Mstx.range_start"

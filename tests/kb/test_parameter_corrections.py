@@ -58,6 +58,18 @@ def test_a_rename_to_the_same_name_becomes_same(knowledge_base) -> None:
         assert not [row for row in rows(loss) if row[1] == "x"]
 
 
+def test_rows_calling_a_parameter_one_sided_that_both_signatures_have_are_corrected(knowledge_base) -> None:
+    (transformer,) = entries_for(knowledge_base, "torch.nn.Transformer", "pytorch_mindspore")
+    assert ("bias", None, "removed") in rows(transformer) and (None, "batch_first", "added") not in rows(transformer)
+    (clip,) = entries_for(knowledge_base, "torch.nn.utils.clip_grad_norm_", "pytorch_mindspore")
+    assert ("error_if_nonfinite", "error_if_nonfinite", "same") in rows(clip)
+    old, new = [entry for entry in entries_for(knowledge_base, "torch.utils.data.DataLoader", "pytorch_mindspore")
+                if entry.target_versions.text != "<2.5"]
+    assert (old.target_versions.text, new.target_versions.text) == (">=2.5,<2.10", ">=2.10")
+    assert ("batch_sampler", None, "removed") in rows(old)
+    assert {("batch_sampler", "batch_sampler", "same"), ("collate_fn", "collate_fn", "meaning")} <= set(rows(new))
+
+
 def test_triplet_margin_loss_keeps_torchs_positions_from_mindspore_2_10(knowledge_base) -> None:
     old, new = entries_for(knowledge_base, "torch.nn.functional.triplet_margin_loss", "pytorch_mindspore")
     assert old.target_versions.text == "<2.10" and ("eps", "swap", "meaning") in rows(old)
@@ -98,9 +110,10 @@ def test_every_corrected_entry_says_so(knowledge_base) -> None:
     corrected = [(api, "tensorflow_mindspore", "tensorflow_api_mapping.csv")
                  for api in corrections.TENSORFLOW_PARAMETER_CORRECTIONS]
     corrected += [(api, "pytorch_mindspore", csv_of_branch[branch]) for api, branch in corrections.PARAMETER_CORRECTIONS]
-    # 30 torch entries (13 schedulers; from the hand checks: 2 Transformer layers, polygamma, MultiheadAttention,
-    # distributed.gather), 5 TensorFlow
-    assert len(corrected) == 35
+    # 34 torch entries (13 schedulers; from the hand checks: 2 Transformer layers, polygamma, MultiheadAttention,
+    # distributed.gather; from the signature scan after them: Transformer, new_group, clip_grad_norm_, DataLoader),
+    # 5 TensorFlow
+    assert len(corrected) == 39
     for api, table, csv_name in corrected:
         found = [entry for entry in entries_for(knowledge_base, api, table) if entry.provenance.startswith(csv_name + " ")]
         assert found, api

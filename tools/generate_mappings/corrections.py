@@ -392,6 +392,38 @@ _TRIPLET_POSITIONS = ParameterCorrection(
 )
 
 _CORRECTED_ROWS.update({
+    # A scan of every parameter row against the installed signatures after the hand checks: rows calling a
+    # parameter MindSpore-only that torch 2.13.0 takes too, or torch-only that mindspore 2.10.0 takes too.
+    ("torch.nn.Transformer", "r2.4.10"): _transformer_layer("Transformer"),
+    ("torch.distributed.new_group", "master"): ParameterCorrection(
+        fixes=(ParameterFix(None, "group_desc", _row("group_desc", "group_desc", "same", source_default="None",
+                                                     target_default="None"),
+                            "torch 2.13.0's new_group takes group_desc too"),),
+        note="correction: the doc calls group_desc MindSpore-only; torch.distributed.new_group has it too",
+        checked="signatures of torch.distributed.new_group (torch 2.13.0) and mindspore.mint.distributed.new_group "
+                "(mindspore 2.10.0) read: both end with group_desc=None",
+    ),
+    ("torch.nn.utils.clip_grad_norm_", "r2.4.10"): ParameterCorrection(
+        fixes=(ParameterFix(None, "error_if_nonfinite", _row("error_if_nonfinite", "error_if_nonfinite", "same",
+                                                             source_default="False", target_default="False"),
+                            "torch 2.13.0's clip_grad_norm_ takes error_if_nonfinite too"),),
+        note="correction: the doc calls error_if_nonfinite MindSpore-only; torch's clip_grad_norm_ has it too",
+        checked="signatures of torch.nn.utils.clip_grad_norm_ (torch 2.13.0) and mindspore.ops.clip_by_norm "
+                "(mindspore 2.10.0) read",
+    ),
+    ("torch.utils.data.DataLoader", "master"): ParameterCorrection(
+        fixes=(ParameterFix("batch_sampler", None, _row("batch_sampler", "batch_sampler", "same", source_default="None",
+                                                        target_default="None"),
+                            "GeneratorDataset(..., batch_sampler=None, collate_fn=None) in mindspore 2.10.0"),
+               ParameterFix("collate_fn", None, _row("collate_fn", "collate_fn", "meaning", source_default="None",
+                                                     target_default="None"),
+                            "MindSpore applies collate_fn only with batch_sampler (GeneratorDataset docstring, 2.10.0); "
+                            "torch's merges the batch_size batches too (else use Dataset.batch(per_batch_map=...))")),
+        note="correction: from mindspore 2.10.0 (the first release checked) GeneratorDataset takes batch_sampler and "
+             "collate_fn; collate_fn only together with batch_sampler",
+        checked="mindspore.dataset.GeneratorDataset.__init__ signature and docstring read in mindspore 2.10.0",
+        since="2.10",
+    ),
     ("torch.nn.MultiheadAttention", "r2.4.10"): _multihead_attention(),
     ("torch.nn.TransformerEncoderLayer", "r2.4.10"): _transformer_layer("TransformerEncoderLayer"),
     ("torch.nn.TransformerDecoderLayer", "r2.4.10"): _transformer_layer("TransformerDecoderLayer"),
