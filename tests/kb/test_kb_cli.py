@@ -93,14 +93,14 @@ def test_stats_prints_counts_and_usage_weighted_coverage(mappings):
         "  name         4\n"
         "coverage, mindspore route (all references in torch_api_frequency.csv): 90.0 % "
         "(180 of 200 references, 3 of 5 names); curated entries alone: 50.0 %\n"
-        "  checked answers: 0.0 % run side by side (kb verify --numeric), 50.0 % run or reviewed by hand (curated); "
-        "the rest has an entry whose answer nobody checked\n"
+        "  checked answers: 0.0 % run side by side (kb verify --numeric), 50.0 % run or reviewed by hand (curated), "
+        "0.0 % run or with a review note naming the difference; the rest has an entry whose answer nobody checked\n"
         "  no answer: torch.cuda.synchronize (15 references)\n"
         "  no answer: torch.nn.Linear (5 references)\n"
         "coverage, npu route (CUDA-related references in torch_api_frequency.csv): 100.0 % "
         "(15 of 15 references, 1 of 1 names); curated entries alone: 0.0 %\n"
-        "  checked answers: 0.0 % run side by side (kb verify --numeric), 0.0 % run or reviewed by hand (curated); "
-        "the rest has an entry whose answer nobody checked\n"
+        "  checked answers: 0.0 % run side by side (kb verify --numeric), 0.0 % run or reviewed by hand (curated), "
+        "0.0 % run or with a review note naming the difference; the rest has an entry whose answer nobody checked\n"
     )
 
 
@@ -114,6 +114,20 @@ def test_stats_counts_an_answer_as_checked_only_when_the_numeric_record_ran_it(m
     coverage = json.loads(kb(mappings, "stats", "--json").stdout)["coverage"]["mindspore"]
     assert (coverage["answered_references"], coverage["checked_references"]) == (180, 100)
     assert coverage["checked_share"] == 0.5 and coverage["checked_or_reviewed_share"] == 0.5
+
+
+def test_stats_counts_a_review_note_as_a_reviewed_answer(mappings):
+    """torch.fx.Node's answer (the torch.fx prefix entry) cannot run side by side; a review note checks it."""
+    table = mappings / "sample.yaml"
+    table.write_text(table.read_text(encoding="utf-8").replace(
+        "    suggestion: use mindspore.rewrite\n",
+        "    suggestion: use mindspore.rewrite\n    review: 'no FX graph IR in MindSpore (reviewer, 2026-12-01: read)'\n"),
+        encoding="utf-8")
+    coverage = json.loads(kb(mappings, "stats", "--json").stdout)["coverage"]["mindspore"]
+    assert (coverage["checked_or_review_noted_references"], coverage["checked_or_review_noted_share"]) == (50, 0.25)
+    assert coverage["checked_or_reviewed_references"] == 150  # the curated torch.float32 and the reviewed torch.fx
+    (found,) = json.loads(kb(mappings, "lookup", "torch.fx", "--json").stdout)
+    assert found["review"] == "no FX graph IR in MindSpore (reviewer, 2026-12-01: read)"
 
 
 def test_stats_json_has_counts_and_coverage_per_route(mappings):

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ascend_migrate.kb.versions import parse_range, parse_version
-
 from tools.generate_mappings import corrections
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.numeric import NumericRecord
 from tools.generate_mappings.parameter_corrections import corrected_rows, split_correction, split_entry
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
+from tools.generate_mappings.reviews import apply_reviews
 from tools.generate_mappings.signatures import Signatures
 from tools.generate_mappings.sources import BRANCHES, PYTORCH_TABLE_PATH, MappingRow
+
+from ascend_migrate.kb.versions import parse_range, parse_version
 
 MASTER, LEGACY = "master", "r2.4.10"
 MINT_RANGE, LEGACY_RANGE = ">=2.5", "<2.5"
@@ -90,6 +91,7 @@ def build(master_rows: list[MappingRow], legacy_rows: list[MappingRow], lookups:
             if lookups.numeric is not None:
                 lookups.numeric.apply(outcome.entries[-1])
             outcome.corrections.append(f"{api}: {replacement.target} from MindSpore {replacement.since} ({branch})")
+    apply_reviews(outcome.entries)
     return outcome
 
 

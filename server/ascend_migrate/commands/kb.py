@@ -157,8 +157,9 @@ def _print_stats(report: dict, arguments: argparse.Namespace, usage_file: Path) 
               f"{measured['answered_names']} of {measured['names']} names); "
               f"curated entries alone: {measured['curated_share'] * 100:.1f} %")
         print(f"  checked answers: {measured['checked_share'] * 100:.1f} % run side by side (kb verify --numeric), "
-              f"{measured['checked_or_reviewed_share'] * 100:.1f} % run or reviewed by hand (curated); "
-              f"the rest has an entry whose answer nobody checked")
+              f"{measured['checked_or_reviewed_share'] * 100:.1f} % run or reviewed by hand (curated), "
+              f"{measured['checked_or_review_noted_share'] * 100:.1f} % run or with a review note naming the "
+              f"difference; the rest has an entry whose answer nobody checked")
         for row in measured["unanswered"][: arguments.unanswered]:
             print(f"  no answer: {row['api']} ({row['references']} references)")
 

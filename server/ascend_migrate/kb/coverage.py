@@ -5,7 +5,9 @@ answered when the engine would find an entry for it on the route (an exact name,
 a tensor-method entry, or a device/backend string entry), and as unanswered when only the generic
 "no mapping is known" fallback would speak. An answer is *checked* when `kb verify --numeric` ran the entry side
 by side (mappings/verification/numeric.yaml: agree, differ or error), and *reviewed* when a person checked it
-(`curated: true`, with what was read in `verified`); an entry alone says nothing about its answer.
+(`curated: true`, with what was read in `verified`); an entry alone says nothing about its answer. What cannot run
+side by side (optimizers, schedulers, data pipelines, distributed, randomness) is *reviewed with a note* when its
+entry carries `review:` (the difference found, or why there is none, and who checked it when and how).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class Coverage:
     unanswered: tuple[UsageRow, ...]  # most used first
     checked_references: int = 0  # answered by an entry the numeric battery ran
     reviewed_references: int = 0  # answered by an entry the battery ran or a person reviewed (curated)
+    review_noted_references: int = 0  # answered by an entry the battery ran or that carries a `review` note
 
     @property
     def share(self) -> float:
@@ -77,6 +80,8 @@ class Coverage:
             "checked_share": round(self._share(self.checked_references), 4),
             "checked_or_reviewed_references": self.reviewed_references,
             "checked_or_reviewed_share": round(self._share(self.reviewed_references), 4),
+            "checked_or_review_noted_references": self.review_noted_references,
+            "checked_or_review_noted_share": round(self._share(self.review_noted_references), 4),
             "unanswered": [{"api": row.api, "references": row.references, "repos": row.repositories} for row in self.unanswered],
         }
 
@@ -170,6 +175,7 @@ def measure(view: RouteView, rows: list[UsageRow], numeric: dict | None = None) 
     """`numeric`: the record of `kb verify --numeric` as `numeric.load_record` reads it."""
     numeric = numeric or {}
     answered_names = answered_references = curated_references = checked_references = reviewed_references = 0
+    review_noted_references = 0
     unanswered: list[UsageRow] = []
     for row in rows:
         entries = answer(view, row.api)
@@ -180,7 +186,9 @@ def measure(view: RouteView, rows: list[UsageRow], numeric: dict | None = None) 
             checked = any(numeric.get((entry.api, entry.target or ""), {}).get("outcome") in _RUN for entry in entries)
             curated_references += row.references if curated else 0
             checked_references += row.references if checked else 0
-            reviewed_references += row.references if checked or curated else 0
+            noted = any(entry.review for entry in entries)
+            reviewed_references += row.references if checked or curated or noted else 0
+            review_noted_references += row.references if checked or noted else 0
         else:
             unanswered.append(row)
     return Coverage(
@@ -193,6 +201,7 @@ def measure(view: RouteView, rows: list[UsageRow], numeric: dict | None = None) 
         unanswered=tuple(unanswered),
         checked_references=checked_references,
         reviewed_references=reviewed_references,
+        review_noted_references=review_noted_references,
     )
 
 

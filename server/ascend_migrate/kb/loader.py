@@ -46,6 +46,7 @@ ENTRY_KEYS = {
     "note_original": str,
     "reported": bool,
     "documentation_only": bool,
+    "review": str,
 }
 # The conditions each match kind understands (pattern conditions name engine matchers: kb/patterns.py).
 CONDITIONS = {
@@ -235,6 +236,7 @@ class _NodeReader:
             note_original=values.get("note_original", ""),
             reported=values.get("reported", True),
             documentation_only=values.get("documentation_only", False),
+            review=values.get("review", ""),
             **ranges,
         )
 

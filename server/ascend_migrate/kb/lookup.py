@@ -74,6 +74,8 @@ def entry_json(entry: Entry, knowledge_base: KnowledgeBase) -> dict[str, Any]:
         "condition": entry.condition,
         "location": f"{directory / (entry.table + '.yaml')}:{entry.line}",
     }
+    if entry.review:
+        result["review"] = entry.review
     record = _numeric_record(directory).get((entry.api, entry.target or ""))
     if record is not None:
         result["numeric"] = record

@@ -90,6 +90,9 @@ class Entry:
     reported: bool = True
     # match=pattern: a shape described for `kb lookup` and the docs that no matcher recognises (never reported)
     documentation_only: bool = False
+    # For what cannot run side by side (optimizers, schedulers, data pipelines, distributed, randomness): the
+    # difference a person found, or why there is none, and who checked it when and how
+    review: str = ""
 
     @property
     def key(self) -> str:
