@@ -378,6 +378,19 @@ def _multihead_attention() -> ParameterCorrection:
     )
 
 
+def _inplace_from_2_10(signature: str) -> ParameterCorrection:
+    """mint layers and functions the doc (MindSpore 2.5/2.6) says lack inplace; mindspore 2.10.0 takes it."""
+    return ParameterCorrection(
+        fixes=(ParameterFix("inplace", None, _row("inplace", "inplace", "same", source_default="False",
+                                                  target_default="False"),
+                            f"mindspore 2.10.0: {signature}; the in-place form has no CPU kernel, so it was not run"),),
+        note=f"correction: from mindspore 2.10.0 (the first release checked) {signature} takes inplace, which the doc "
+             f"calls torch-only; still unsafe: the in-place form was not run (no CPU kernel)",
+        checked=f"signature of mindspore.{signature.split('(')[0]} read in mindspore 2.10.0",
+        since="2.10",
+    )
+
+
 _TRIPLET_POSITIONS = ParameterCorrection(
     fixes=(ParameterFix("margin", None, None, "mindspore 2.10.0 takes margin third, as torch"),
            ParameterFix(None, "margin", None, "mindspore 2.10.0 takes margin third, as torch"),
@@ -424,6 +437,11 @@ _CORRECTED_ROWS.update({
         checked="mindspore.dataset.GeneratorDataset.__init__ signature and docstring read in mindspore 2.10.0",
         since="2.10",
     ),
+    **{(f"torch.nn.{name}", "master"): _inplace_from_2_10(target) for name, target in (
+        ("Dropout2d", "mint.nn.Dropout2d(p=0.5, inplace=False)"), ("ELU", "mint.nn.ELU(alpha=1.0, inplace=False)"),
+        ("functional.dropout2d", "mint.nn.functional.dropout2d(input, p=0.5, training=True, inplace=False)"),
+        ("functional.elu", "mint.nn.functional.elu(input, alpha=1.0, inplace=False)"),
+        ("functional.silu", "mint.nn.functional.silu(input, inplace=False)"))},
     ("torch.nn.MultiheadAttention", "r2.4.10"): _multihead_attention(),
     ("torch.nn.TransformerEncoderLayer", "r2.4.10"): _transformer_layer("TransformerEncoderLayer"),
     ("torch.nn.TransformerDecoderLayer", "r2.4.10"): _transformer_layer("TransformerDecoderLayer"),
