@@ -18,9 +18,10 @@ from tools.generate_mappings.__main__ import main as generate_mappings  # noqa: 
 
 MINDSPORE_REFERENCE = Path(os.environ.get("ASCEND_MIGRATE_MINDSPORE_REFERENCE", "/work/shared/reference/mindspore"))
 ASCEND_REFERENCE = Path(os.environ.get("ASCEND_MIGRATE_ASCEND_REFERENCE", "/work/shared/reference/ascend"))
-# msfmktransplt's resource/*.json (Ascend-mstt 99c2e0f) and the torch_npu 2.14.0 wheel are not in the repository.
+# msfmktransplt's resource/*.json (Ascend-mstt 99c2e0f) and the torch_npu 2.14.0 wheel are not in the repository
+# (a variable of its own: ASCEND_MIGRATE_TORCH_NPU_WHEEL would change what kb verify checks in other tests).
 MSFMK_RESOURCES = os.environ.get("ASCEND_MIGRATE_MSFMK_RESOURCES", "")
-TORCH_NPU_WHEEL = os.environ.get("ASCEND_MIGRATE_TORCH_NPU_WHEEL", "")
+TORCH_NPU_WHEEL = os.environ.get("ASCEND_MIGRATE_REGENERATE_NPU_WHEEL", "")
 
 
 def test_the_mindspore_generator_reproduces_its_tables(tmp_path: Path) -> None:
@@ -37,7 +38,7 @@ def test_the_ascend_generator_reproduces_its_tables(tmp_path: Path) -> None:
     if not (MSFMK_RESOURCES and Path(MSFMK_RESOURCES, "op_list_2_8.json").exists()
             and TORCH_NPU_WHEEL and Path(TORCH_NPU_WHEEL).exists()):
         pytest.skip("set ASCEND_MIGRATE_MSFMK_RESOURCES (msfmktransplt resource/*.json) and "
-                    "ASCEND_MIGRATE_TORCH_NPU_WHEEL (torch_npu 2.14.0 wheel); see docs/knowledge-base-ascend.md")
+                    "ASCEND_MIGRATE_REGENERATE_NPU_WHEEL (torch_npu 2.14.0 wheel); see docs/knowledge-base-ascend.md")
     assert generate_ascend(["--reference", str(ASCEND_REFERENCE), "--resources", MSFMK_RESOURCES,
                             "--wheel", TORCH_NPU_WHEEL, "--output", str(tmp_path)]) == 0
     for table in ("cuda_npu", "npu_affinity", "npu_unsupported", "npu_dynamic_shape", "third_party"):
