@@ -76,6 +76,14 @@ NOT_A_RENAME.update({
 # (api, MindSpore target) → why: differences the battery calls "edge" (NaN where the other side gives a number, read
 # as out of the function's domain) that are the function's ordinary use. xlogy exists for x = 0: torch gives
 # xlogy(0, 0) = 0 (the entropy of a zero probability), MindSpore 2.10.0 NaN (run on the CPU).
+# Tensor methods the reference renames that mindspore 2.10.0 also has under the torch name (checked in a venv with
+# mindspore 2.10.0: `mindspore.Tensor.dim` and `mindspore.Tensor.numpy` exist and give what torch's give): the code
+# needs no change, so the entry stays as knowledge and is not reported (issue 15).
+NOT_REPORTED = {
+    "torch.Tensor.dim": "mindspore 2.10.0 also has Tensor.dim(), so x.dim() needs no change.",
+    "torch.Tensor.numpy": "mindspore 2.10.0 also has Tensor.numpy(), so x.numpy() needs no change.",
+}
+
 EDGE_IS_ORDINARY = {
     ("torch.xlogy", "mindspore.mint.xlogy"): "xlogy(0, 0) is 0 in torch and NaN in MindSpore, and x = 0 is what xlogy "
                                              "is for (entropy terms of zero probabilities)",

@@ -140,6 +140,9 @@ def _entry(api: str, row: MappingRow, alternatives: list[MappingRow], target_ran
     entry["category"] = "ms-equivalent" if consistent else "ms-differs"
     if consistent and entry.get("receiver") == "tensor":
         entry["code"] = "MS105"
+    if api in corrections.NOT_REPORTED:
+        entry["reported"] = False
+        notes.append(corrections.NOT_REPORTED[api])
     entry["target"] = row.mindspore_api
     if row.mindspore_api in corrections.REMOVED_TARGETS:
         target_range = corrections.REMOVED_TARGET_RANGE
