@@ -2,7 +2,9 @@
 # Stage 35: the runtime check (`ascend-migrate run`, issue 18) with real torch. torch 2.13.0 (CPU) is a test
 # dependency of this stage only: it shares stage 30's venv and cache directory (torch is already there when
 # stage 30 ran) and the torch_npu 2.14.0 wheel stage 30 downloaded (read by tests/runtime/test_surface.py,
-# never installed). Runs `pytest tests/runtime`; fails when a test fails or when no test ran.
+# never installed). Runs `pytest tests/runtime` and tests/projects/test_distributed_run.py (migrate --distributed:
+# the converted script trains in two processes under the emulation; the launcher runs torchrun); fails when a
+# test fails or when no test ran.
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -26,11 +28,11 @@ fi
 wheel=$(ls "$wheel_dir"/torch_npu-2.14.0-*.whl 2>/dev/null | head -n 1)
 [ -n "$wheel" ] && export ASCEND_MIGRATE_TORCH_NPU_WHEEL="$wheel"
 
-echo "+ pytest tests/runtime"
-"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests/runtime 2>&1 | tee .ci/logs/runtime-pytest.txt
+echo "+ pytest tests/runtime tests/projects/test_distributed_run.py"
+"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests/runtime tests/projects/test_distributed_run.py 2>&1 | tee .ci/logs/runtime-pytest.txt
 status=${PIPESTATUS[0]}
 last=$(grep -E '[0-9]+ (passed|failed|error)' .ci/logs/runtime-pytest.txt | tail -n 1)
 passed=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p')
-[ "$status" -eq 0 ] || fail "pytest tests/runtime: ${last:-no summary} (see .ci/logs/runtime-pytest.txt)"
+[ "$status" -eq 0 ] || fail "pytest tests/runtime tests/projects/test_distributed_run.py: ${last:-no summary} (see .ci/logs/runtime-pytest.txt)"
 [ -n "$passed" ] && [ "$passed" -gt 0 ] || fail "no runtime test ran: ${last:-no summary}"
 echo "stage 35-runtime: passed: $last"

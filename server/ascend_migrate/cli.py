@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from ascend_migrate import __version__
-from ascend_migrate.commands import compare, fix, kb, run, scan, serve, weights
+from ascend_migrate.commands import compare, fix, kb, migrate, run, scan, serve, weights
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -55,7 +55,7 @@ def build_parser() -> _Parser:
     )
     parser.add_argument("--version", action="version", version=f"ascend-migrate {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for command in (scan, fix, kb, run, serve, weights, compare):
+    for command in (scan, fix, migrate, kb, run, serve, weights, compare):
         command.register(subparsers)
     parser.command_parsers = subparsers.choices  # name → the command's parser, for its usage on a typo
     return parser

@@ -56,6 +56,18 @@ def decode_source(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def encode_like(text: str, original: bytes) -> bytes:
+    """`text` encoded as the Python file whose bytes were `original` is (its coding cookie, its byte-order mark),
+    so a fixed file keeps its encoding. Raises UnicodeEncodeError, LookupError or SyntaxError (a bad cookie)."""
+    import codecs
+    import io
+    import tokenize
+
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(original).readline)
+    data = text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
+    return codecs.BOM_UTF8 + data if original.startswith(codecs.BOM_UTF8) else data
+
+
 # --- lines ---------------------------------------------------------------------------------------------
 
 def split_lines(text: str) -> list[str]:

@@ -99,6 +99,7 @@ _CODE_TABLE = (
     CodeInfo("NPU401", "npu-dynamic-shape", "data-dependent-shape", "The output shape depends on the data, which slows or breaks NPU graph compilation."),
     CodeInfo("NPU402", "npu-dynamic-shape", "boolean-mask-indexing", "Indexing with a boolean mask has a data-dependent shape."),
     CodeInfo("TP101", "third-party", "cuda-only-library", "A library that is CUDA-only or needs an Ascend-adapted build."),
+    CodeInfo("TP102", "third-party", "third-party-api-unsupported", "A library API that a third-party list (--third-party-api) says reaches an API the target does not support."),
 )
 
 CODES: dict[str, CodeInfo] = {info.code: info for info in _CODE_TABLE}

@@ -33,6 +33,32 @@ class Discovered:
     skipped: list[FileError]
     # directories not walked because of what they hold (not errors: said in the summary)
     skipped_directories: list[FileError] = field(default_factory=list)
+    # files of a kind that may hold code to port but that the scan does not read (counted in the summary)
+    not_analysed: list[FileError] = field(default_factory=list)
+
+
+# The suffixes the engine reads. A file named on the command line with any other suffix is an error, never
+# "clean"; a handler for another kind (notebooks) adds its suffix here.
+SOURCE_SUFFIXES = (".py", ".pyi")
+# Kinds of file that hold code a migration must look at but the scan does not read: met in a directory they
+# are counted in the summary (`Discovered.not_analysed`), so a project is never reported clean for them.
+NOT_ANALYSED_KINDS = {
+    ".ipynb": "Jupyter notebook",
+    ".pyx": "Cython source",
+    ".cu": "CUDA source",
+    ".cuh": "CUDA header",
+}
+
+
+def unknown_kind_reason(path: Path) -> str | None:
+    """Why a file named explicitly cannot be analysed (its kind is not Python source), or None."""
+    suffix = path.suffix.lower()
+    if suffix in SOURCE_SUFFIXES or not suffix and _python_shebang(path):
+        return None
+    kind = NOT_ANALYSED_KINDS.get(suffix)
+    if kind is not None:
+        return f"not analysed: ascend-migrate does not read {kind} files ({suffix})"
+    return f"not analysed: not a Python source file ({suffix or 'no suffix'}; only {', '.join(SOURCE_SUFFIXES)} are read)"
 
 
 def discover(paths: list[Path], settings: Settings) -> Discovered:
@@ -40,12 +66,17 @@ def discover(paths: list[Path], settings: Settings) -> Discovered:
     files: list[Path] = []
     skipped: list[FileError] = []
     not_source: list[FileError] = []
+    not_analysed: list[FileError] = []
     seen: set[Path] = set()
     for path in paths:
         if not os.path.lexists(path):
             skipped.append(FileError(str(path), "no such file or directory"))
             continue
         if path.is_file():
+            reason = unknown_kind_reason(path)
+            if reason is not None:  # named explicitly: an error entry, never "0 findings"
+                skipped.append(FileError(str(path), reason))
+                continue
             resolved = path.resolve()
             if resolved not in seen:
                 seen.add(resolved)
@@ -54,16 +85,26 @@ def discover(paths: list[Path], settings: Settings) -> Discovered:
         if not path.is_dir():  # a FIFO, a socket, a device, a broken or looping symlink
             skipped.append(FileError(str(path), "not a regular file or directory"))
             continue
-        for found in _walk(path, settings, skipped, seen, not_source):
+        for found in _walk(path, settings, skipped, seen, not_source, not_analysed):
             files.append(found)
-    return Discovered(files, skipped, not_source)
+    return Discovered(files, skipped, not_source, not_analysed)
+
+
+def _python_shebang(path: Path) -> bool:
+    """A script without a suffix that starts with a Python shebang (`#!/usr/bin/env python3`)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return True  # unreadable: analysing it reports why
+    return first.startswith(b"#!") and b"python" in first
 
 
 def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Path],
-          not_source: list[FileError]) -> Iterator[Path]:
+          not_source: list[FileError], not_analysed: list[FileError]) -> Iterator[Path]:
     # Paths stay strings until a file is yielded: a big tree has ten entries for every Python file, and Path
     # objects, fnmatch per pattern and a realpath() per file made discovery a tenth of a scan's own time.
-    excluded = _exclusion_matcher(settings.all_excludes())
+    excluded = exclusion_matcher(settings.all_excludes())
     visited_directories: set[tuple[int, int]] = set()
     ignore_specs = _GitignoreStack(settings.respect_gitignore, skipped)
     root_real = str(root.resolve())
@@ -135,6 +176,8 @@ def _walk(root: Path, settings: Settings, skipped: list[FileError], seen: set[Pa
                 yield Path(child.path)
             elif not is_file and not is_directory and name.endswith((".py", NOTEBOOK_SUFFIX)):
                 skipped.append(FileError(str(Path(child.path)), "broken symlink or not a regular file"))
+            elif is_file and os.path.splitext(name)[1].lower() in NOT_ANALYSED_KINDS:
+                not_analysed.append(FileError(str(Path(child.path)), NOT_ANALYSED_KINDS[os.path.splitext(name)[1].lower()]))
         stack.extend(reversed(subdirectories))
 
 
@@ -164,7 +207,7 @@ def _names(directory: str) -> list[str]:
         return []
 
 
-def _exclusion_matcher(patterns: tuple[str, ...] | list[str]) -> Callable[[str], bool]:
+def exclusion_matcher(patterns: tuple[str, ...] | list[str]) -> Callable[[str], bool]:
     """One compiled regular expression for all the `exclude` globs (fnmatch's meaning, matched as a whole)."""
     if not patterns:
         return lambda text: False
@@ -253,7 +296,9 @@ def scan(
     skipped = [replace(error, path=printable_path(error.path)) for error in discovered.skipped]
     result = ScanResult(root=root, settings=settings, errors=skipped, base=base,
                         skipped_directories=[replace(error, path=display_path(Path(error.path), base))
-                                             for error in discovered.skipped_directories])
+                                             for error in discovered.skipped_directories],
+                        not_analysed=[replace(error, path=display_path(Path(error.path), base))
+                                      for error in discovered.not_analysed])
     work = [(str(path), display_path(path, base)) for path in discovered.files]
     total = len(work)
     done = 0

@@ -23,7 +23,7 @@ def test_version_and_help(cli):
 def test_json_contract(scan_json, project):
     status, document = scan_json("--target", "npu", str(project))
     assert status == 1  # CUDA renames are required on the npu route (--fail-on required, the default)
-    assert set(document) == {"version", "tool", "target", "files_scanned", "skipped_directories", "findings", "errors"}
+    assert set(document) == {"version", "tool", "target", "files_scanned", "skipped_directories", "not_analysed", "findings", "errors"}
     assert document["version"] == 1
     assert document["tool"] == {"name": "ascend-migrate", "version": __version__}
     assert document["target"] == "npu" and document["files_scanned"] == 2 and document["errors"] == []

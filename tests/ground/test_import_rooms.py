@@ -22,6 +22,7 @@ FLOORS = (
     ("ascend_migrate.fixes",),
     ("ascend_migrate.notebooks",),  # .ipynb: code cells as one program for the engine, fixes written back into the cells
     ("ascend_migrate.workspace", "ascend_migrate.gitignore", "ascend_migrate.reports"),
+    ("ascend_migrate.projects",),  # `migrate`: a project's migrated copy, its analysis files, --auto, --distributed
     ("ascend_migrate.runtime",),  # `run`: the child's emulation, and the parent turning observations into findings
     ("ascend_migrate.weights",),  # `weights convert` and `compare`: torch and mindspore imported inside functions only
     ("ascend_migrate.commands", "ascend_migrate.lsp", "ascend_migrate.cli", "ascend_migrate.__main__",

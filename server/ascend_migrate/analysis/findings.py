@@ -205,3 +205,5 @@ class ScanResult:
     base: Path | None = None
     # directories left out because of what they are (a virtual environment, build output), with the reason
     skipped_directories: list[FileError] = field(default_factory=list)
+    # files of a kind that holds code but is not read (a notebook, CUDA source), with what kind they are
+    not_analysed: list[FileError] = field(default_factory=list)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from ascend_migrate.config import FAIL_ON_CHOICES
@@ -83,5 +84,32 @@ def missing_path(paths: list[Path]) -> Path | None:
     return next((path for path in paths if not os.path.lexists(path)), None)
 
 
+def named_file_failed(paths: list[Path], errors) -> bool:
+    """Whether a file named on the command line (not found in a directory) could not be read or is of a kind
+    that is not analysed: its error entry makes the run fail, so it is never reported as clean."""
+    named = {path.resolve() for path in paths if not path.is_dir()}
+    return any(Path(error.path).resolve() in named for error in errors if error.line is None)
+
+
 def print_error(message: str) -> None:
     print(f"ascend-migrate: error: {message}", file=sys.stderr)
+
+
+@contextmanager
+def termination_as_interrupt():
+    """SIGTERM handled like Ctrl-C while files are written (`fix --write`, `migrate`), so the run ends through its
+    normal path (temporary files removed, what was written said) instead of dying wherever it is."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (fix called from a test runner's worker): leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -14,11 +14,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ascend_migrate.commands.common import add_settings_arguments, missing_path, print_error, settings_from_arguments
+from ascend_migrate.commands.common import (
+    add_settings_arguments,
+    missing_path,
+    print_error,
+    settings_from_arguments,
+    termination_as_interrupt,
+)
 
 EXIT_CLEAN, EXIT_CHANGES_OR_ERRORS, EXIT_USAGE = 0, 1, 2
 REPORT_SUFFIXES = (".csv", ".json")
@@ -101,7 +106,7 @@ def run(arguments: argparse.Namespace) -> int:
     try:
         # Each file is written as soon as its fix is known, so the time in which an edit saved by the user could
         # race the write is one file's fix, not the whole run; _write refuses when the bytes changed even so.
-        with _termination_as_interrupt():
+        with termination_as_interrupt():
             for (path_text, display), (outcome, skip) in zip(work, _fix_files(work, settings, arguments.unsafe, jobs), strict=True):
                 if skip is not None:
                     problems.append((display, skip[0], skip[1]))
@@ -139,26 +144,6 @@ def run(arguments: argparse.Namespace) -> int:
     if problems or (changed and not arguments.write):
         return EXIT_CHANGES_OR_ERRORS
     return EXIT_CLEAN
-
-
-@contextmanager
-def _termination_as_interrupt():
-    """SIGTERM handled like Ctrl-C while files are fixed and written, so the run ends between two files and
-    says what it wrote, instead of dying wherever it is."""
-    import signal
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread (fix called from a test runner's worker): leave SIGTERM alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _fix_files(work: list[tuple[str, str]], settings, unsafe: bool, jobs: int) -> Iterator[tuple]:
@@ -270,11 +255,7 @@ def _unchanged(path: Path, digest: bytes) -> bool:
 def _write(path: Path, text: str, digest: bytes) -> str | None:
     """Write `text` over the file `path` points to, atomically, in the file's encoding, if its bytes still have
     the SHA-256 `digest` they had when read; a reason when not written."""
-    import codecs
-    import io
-    import tokenize
-
-    from ascend_migrate.files import write_atomically
+    from ascend_migrate.files import encode_like, write_atomically
 
     real = path.resolve()
     try:
@@ -282,11 +263,7 @@ def _write(path: Path, text: str, digest: bytes) -> str | None:
             current = handle.read()
         if _sha256(current) != digest:
             return CHANGED_SINCE_READ
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(current).readline)
-        has_bom = current.startswith(codecs.BOM_UTF8)
-        data = text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
-        if has_bom:
-            data = codecs.BOM_UTF8 + data
+        data = encode_like(text, current)
     except (OSError, SyntaxError, UnicodeEncodeError, LookupError) as error:
         return f"not written: {getattr(error, 'strerror', None) or error}"
     try:

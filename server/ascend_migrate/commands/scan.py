@@ -6,7 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from ascend_migrate.commands.common import add_settings_arguments, missing_path, print_error, settings_from_arguments
+from ascend_migrate.commands.common import (
+    add_settings_arguments,
+    missing_path,
+    named_file_failed,
+    print_error,
+    settings_from_arguments,
+)
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 FORMATS = ("text", "json", "csv", "sarif", "html")
@@ -29,6 +35,11 @@ def register(subparsers) -> None:
     parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="analyse in N processes (0: one per core)")
     parser.add_argument("--bom", action="store_true", help="start CSV files with a UTF-8 byte-order mark (for Excel)")
     parser.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    parser.add_argument("--third-party-api", type=Path, metavar="CSV",
+                        help="a framework_unsupported_op.csv (the Ascend tool's layout): also report the uses of the library APIs it lists (TP102)")
+    parser.add_argument("--third-party-report", type=Path, metavar="LIB_DIR",
+                        help="write framework_unsupported_op.csv and migration_needed_op.csv for this library folder into the "
+                        "--output directory: its functions that reach unsupported or CUDA-only calls")
     add_settings_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -39,6 +50,8 @@ def run(arguments: argparse.Namespace) -> int:
     from ascend_migrate.reports import ReportOptions, writer
     from ascend_migrate.workspace import processes, scan
 
+    if arguments.third_party_report is not None:
+        return _third_party_report(arguments)
     paths = arguments.paths or [Path(".")]
     missing = missing_path(paths)
     if missing is not None:
@@ -55,6 +68,15 @@ def run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         print_error(str(error))
         return EXIT_USAGE
+    listed = None
+    if arguments.third_party_api is not None:
+        from ascend_migrate.projects.third_party import ListError, read_list
+
+        try:
+            listed = read_list(arguments.third_party_api)
+        except ListError as error:
+            print_error(f"--third-party-api {error}")
+            return EXIT_USAGE
     jobs = processes(arguments.jobs)
     progress = None if arguments.no_progress or not sys.stderr.isatty() else _ProgressBar()
     try:
@@ -65,6 +87,8 @@ def run(arguments: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
+    if listed is not None:
+        _add_third_party_uses(result, paths, settings, listed)
     for problem in result.errors:
         location = f"{problem.path}:{problem.line}" if problem.line else problem.path
         print(f"ascend-migrate: {location}: {problem.message}", file=sys.stderr)
@@ -74,8 +98,55 @@ def run(arguments: argparse.Namespace) -> int:
     except OSError as error:
         print_error(f"cannot write {arguments.output}: {error.strerror or error}")
         return EXIT_USAGE
+    if named_file_failed(paths, result.errors):
+        return EXIT_USAGE  # a file named on the command line was not analysed: never "clean"
     failing = any(fails_run(finding, settings.fail_on) for finding in result.findings)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _add_third_party_uses(result, paths: list[Path], settings, listed) -> None:
+    from ascend_migrate.analysis.findings import FINDING_ORDER
+    from ascend_migrate.files import display_path
+    from ascend_migrate.projects.third_party import uses_in_files
+    from ascend_migrate.workspace import discover
+
+    base = result.base or Path.cwd().resolve()
+    files = [(path, display_path(path, base)) for path in discover(paths, settings).files]
+    result.findings.extend(uses_in_files(files, listed))
+    result.findings.sort(key=FINDING_ORDER)
+
+
+def _third_party_report(arguments: argparse.Namespace) -> int:
+    """`scan --third-party-report LIB_DIR -o DIR`: the library's list, in the Ascend tool's third_party files."""
+    from ascend_migrate.config import ConfigError
+    from ascend_migrate.files import write_atomically
+    from ascend_migrate.kb.errors import KnowledgeBaseError
+    from ascend_migrate.projects.third_party import library_report
+
+    library = arguments.third_party_report
+    if not library.is_dir():
+        print_error(f"--third-party-report {library}: not a directory")
+        return EXIT_USAGE
+    if arguments.output is None or arguments.output.exists() and not arguments.output.is_dir():
+        print_error("--third-party-report writes framework_unsupported_op.csv and migration_needed_op.csv: give a directory with --output")
+        return EXIT_USAGE
+    try:
+        settings = settings_from_arguments(arguments, [library])
+        files, reaching = library_report(library, settings)
+        for name, text in files.items():
+            write_atomically(arguments.output / name, text.encode("utf-8-sig" if arguments.bom else "utf-8"))
+    except ConfigError as error:
+        print_error(str(error))
+        return EXIT_USAGE
+    except KnowledgeBaseError as error:
+        print_error(f"the knowledge base is broken: {error}")
+        return EXIT_USAGE
+    except OSError as error:
+        print_error(f"cannot write {arguments.output}: {error.strerror or error}")
+        return EXIT_USAGE
+    print(f"{reaching} function{'s' if reaching != 1 else ''} of {library} reach unsupported or CUDA-only calls; "
+          f"wrote {', '.join(sorted(files))} into {arguments.output}", file=sys.stderr)
+    return EXIT_CLEAN
 
 
 class _ProgressBar:

@@ -15,12 +15,12 @@ from lsprotocol import types
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.config import Settings
+from ascend_migrate.fixes.top_imports import AUTOMATIC_MIGRATION_IMPORTS
 from ascend_migrate.lsp import convert, edits
 
 logger = logging.getLogger("ascend_migrate.lsp")
 FIX_ALL_KIND = "source.fixAll.ascend-migrate"
 CODE_ACTION_KINDS = [types.CodeActionKind.QuickFix, FIX_ALL_KIND]
-AUTOMATIC_MIGRATION_IMPORTS = ("import torch_npu", "from torch_npu.contrib import transfer_to_npu")
 
 
 @dataclass(frozen=True)

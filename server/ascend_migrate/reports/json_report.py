@@ -31,6 +31,8 @@ def _head(result: ScanResult) -> dict:
         "files_scanned": result.files_scanned,
         # additive to version 1: directories left out because of what they are (a virtual environment, ...)
         "skipped_directories": [{"path": skipped.path, "reason": skipped.message} for skipped in result.skipped_directories],
+        # additive to version 1: files of a kind that holds code but is not read (notebooks, CUDA sources)
+        "not_analysed": [{"path": skipped.path, "kind": skipped.message} for skipped in result.not_analysed],
     }
 
 

@@ -48,6 +48,11 @@ def render(result: ScanResult, color: bool = False) -> str:
         lines.append(f"skipped {count} director{'y' if count == 1 else 'ies'} that hold no project code:")
         for skipped in result.skipped_directories:
             lines.append(f"  {skipped.path}: {skipped.message}")
+    if result.not_analysed:
+        kinds = Counter(skipped.message for skipped in result.not_analysed)
+        count = len(result.not_analysed)
+        lines.append(paint(f"not analysed: {count} file{'s' if count != 1 else ''} of a kind ascend-migrate does not read ("
+                           + ", ".join(f"{number} {kind}" for kind, number in sorted(kinds.items())) + ")", "yellow"))
     if result.errors:
         lines.append(paint(f"{len(result.errors)} file{'s' if len(result.errors) != 1 else ''} not (fully) analysed; see stderr", "yellow"))
     return "\n".join(lines) + "\n"

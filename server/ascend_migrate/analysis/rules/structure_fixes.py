@@ -24,7 +24,9 @@ def _data_parallel(context, entry, node, call, span, root) -> Fix | None:
     if rename is None or call is None:
         return rename
     return Fix(
-        title=f"Replace with `{entry.target}` (then: init_process_group, one process per NPU, DistributedSampler)",
+        # The whole conversion (process group, sampler, launcher) is `migrate --distributed` (projects/distributed.py).
+        title=f"Replace with `{entry.target}` (then: init_process_group, one process per NPU, DistributedSampler; "
+              "all of it: `ascend-migrate migrate --distributed --main FILE --model VAR`)",
         safe=False,
         edits=rename.edits,
         rewrite=CallArguments(context.factory.span(call), drop_keywords=("device_ids", "output_device", "dim"), keep_positional=1),

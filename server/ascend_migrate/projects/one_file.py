@@ -1,0 +1,169 @@
+"""Migrating one file of the project into the copy: the one function per file that `migrate` calls.
+
+`migrate_file` picks a handler by the file's suffix (`HANDLERS`); a file without one is copied as it is. A
+handler reads the file in SRC (never writes there), writes the migrated file in DST whole or not at all, and
+says what it did in a `FileMigration`. A handler for another kind of file (notebooks) is added to `HANDLERS`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascend_migrate.analysis.findings import FileError, Finding
+from ascend_migrate.config import Settings
+from ascend_migrate.fixes.apply import Change
+from ascend_migrate.projects.tree import ProjectFile, copy_file
+
+# Operation types of the Ascend tool's change_list.csv (msfmktransplt's OperatorType).
+INSERT, MODIFY, DELETE = "INSERT", "MODIFY", "DELETE"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One row of change_list.csv: the lines of the migrated file an edit covers, and what it did."""
+
+    start_line: int
+    end_line: int
+    kind: str  # INSERT, MODIFY or DELETE
+    message: str
+
+
+@dataclass
+class FileMigration:
+    """What migrating one file did."""
+
+    relative: str  # the path inside the project, posix form (as in every analysis file)
+    analysed: bool = False  # the file was read and analysed (a Python file that parses)
+    changed: bool = False  # the copy differs from the source
+    applied: int = 0  # fixes applied
+    findings: list[Finding] = field(default_factory=list)  # of the source, as `scan` reports them
+    left: list[Finding] = field(default_factory=list)  # of the migrated copy
+    operations: list[Operation] = field(default_factory=list)
+    unknown: list[tuple[int, int, str]] = field(default_factory=list)  # torch.* names no table knows
+    error: FileError | None = None  # why the file was copied without being migrated
+
+
+@dataclass(frozen=True)
+class Step:
+    """A project-level edit applied to one file's fixed text (--auto imports, --distributed): returns the new
+    text and the change-list rows, or raises StepError with what could not be done."""
+
+    name: str
+    apply: Callable[[str], tuple[str, list[Operation]]]
+    # applied before the fixes (the automatic-migration imports: the fixes then find `import torch_npu` there)
+    before_fixes: bool = False
+
+
+class StepError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    """How to migrate the files: the settings, --unsafe, which findings to fix, and the steps per file."""
+
+    settings: Settings
+    unsafe: bool = False
+    # findings of a text → the findings whose fixes are applied (--auto keeps what transfer_to_npu cannot do)
+    select: Callable[[Sequence[Finding], str], list[Finding]] | None = None
+    steps: dict[str, tuple[Step, ...]] = field(default_factory=dict)  # relative path → its steps, in order
+
+
+Handler = Callable[[ProjectFile, Path, FilePlan], FileMigration]
+
+
+def migrate_file(item: ProjectFile, target: Path, plan: FilePlan) -> FileMigration:
+    """Migrate one file of the project to `target` (its place in DST)."""
+    handler = None if item.is_link else HANDLERS.get(os.path.splitext(item.relative)[1].lower())
+    if handler is None:
+        copy_file(item, target)
+        return FileMigration(item.relative)
+    return handler(item, target, plan)
+
+
+def migrate_python_file(item: ProjectFile, target: Path, plan: FilePlan) -> FileMigration:
+    from ascend_migrate.analysis.after_edits import EditedTextAnalyser
+    from ascend_migrate.files import decode_source, encode_like, read_source_bytes, write_atomically
+    from ascend_migrate.fixes import fix_until_stable
+    from ascend_migrate.fixes.syntax import check
+    from ascend_migrate.projects.unknown_apis import unknown_torch_names
+
+    outcome = FileMigration(item.relative)
+    try:
+        data = read_source_bytes(item.source)
+        original = decode_source(data)
+    except (OSError, ValueError) as error:
+        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return _copied_as_is(item, target, outcome, FileError(item.relative, f"cannot read: {message}; copied unchanged"))
+    try:
+        check(original)
+    except SyntaxError as error:
+        return _copied_as_is(item, target, outcome, FileError(item.relative, f"syntax error: {error.msg}; copied unchanged", error.lineno))
+    analyser = EditedTextAnalyser(item.relative, plan.settings)
+    outcome.analysed = True
+    outcome.findings = analyser(original)
+    steps = plan.steps.get(item.relative, ())
+    text = _apply_steps(original, [step for step in steps if step.before_fixes], outcome)
+    findings = outcome.findings if text == original else analyser(text)
+    select = plan.select
+    if select is None:
+        fixed = fix_until_stable(text, analyser, plan.unsafe, findings=findings, analyse_edited=analyser.after)
+    else:
+        fixed = fix_until_stable(text, lambda current: select(analyser(current), current), plan.unsafe,
+                                 findings=select(findings, text),
+                                 analyse_edited=lambda old, new, edits: select(analyser.after(old, new, edits), new))
+    outcome.applied = fixed.applied
+    outcome.operations.extend(_operation(change) for change in fixed.changes)
+    text = _apply_steps(fixed.text, [step for step in steps if not step.before_fixes], outcome)
+    outcome.changed = text != original
+    outcome.left = analyser(text) if outcome.changed else outcome.findings
+    outcome.unknown = unknown_torch_names(original)
+    if not outcome.changed:
+        copy_file(item, target)
+        return outcome
+    try:
+        encoded = encode_like(text, data)
+    except (UnicodeEncodeError, LookupError, SyntaxError) as error:
+        outcome.changed = False
+        outcome.error = FileError(item.relative, f"the fixed text cannot be written in the file's encoding ({error}); copied unchanged")
+        copy_file(item, target)
+        return outcome
+    write_atomically(target, encoded, mode=_mode(item.source))
+    return outcome
+
+
+def _apply_steps(text: str, steps: Sequence[Step], outcome: FileMigration) -> str:
+    for step in steps:
+        try:
+            text, operations = step.apply(text)
+        except StepError as error:
+            outcome.error = FileError(outcome.relative, f"{step.name}: {error}")
+            continue
+        outcome.operations.extend(operations)
+    return text
+
+
+def _copied_as_is(item: ProjectFile, target: Path, outcome: FileMigration, error: FileError) -> FileMigration:
+    copy_file(item, target)
+    outcome.error = error
+    return outcome
+
+
+def _mode(path: Path) -> int:
+    import stat
+
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _operation(change: Change) -> Operation:
+    """A fix's change as a change_list.csv row: the lines it replaced, and INSERT/DELETE/MODIFY as the tool says."""
+    before_lines = max(1, change.before.count("\n") + (0 if change.before.endswith("\n") else 1)) if change.before else 1
+    kind = INSERT if not change.before.strip() else DELETE if not change.after.strip() else MODIFY
+    message = f"{change.code}: {change.title}"
+    return Operation(change.line, change.line + before_lines - 1, kind, message)
+
+
+HANDLERS: dict[str, Handler] = {".py": migrate_python_file}
