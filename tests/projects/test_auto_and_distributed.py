@@ -84,8 +84,9 @@ def test_distributed_converts_the_main_file_and_writes_the_launcher(tmp_path, ca
     ast.parse(text)
     assert 'torch.distributed.init_process_group(backend="hccl", rank=RANK_ID, world_size=RANK_SIZE)' in text
     assert 'torch.npu.set_device(DEVICE_ID)' in text and 'DEVICE_ID = int(os.environ.get("LOCAL_RANK", "0"))' in text
-    assert ("shuffle=False, sampler=torch.utils.data.distributed.DistributedSampler(TensorDataset(features, labels), shuffle=True)"
-            in text)
+    assert ("    train_loader_dataset = TensorDataset(features, labels)\n"
+            "    train_loader = DataLoader(train_loader_dataset, batch_size=8, shuffle=False, "
+            "sampler=torch.utils.data.distributed.DistributedSampler(train_loader_dataset, shuffle=True))") in text
     lines = text.splitlines()
     set_epoch = lines.index("        train_loader.sampler.set_epoch(epoch)")
     assert lines[set_epoch - 1].strip() == "for epoch in range(args.epochs):"

@@ -74,13 +74,16 @@ def test_the_launcher_starts_one_process_per_card_with_torchrun(converted, tmp_p
     if not torchrun.exists():
         pytest.skip("torchrun is not beside this interpreter")
     probe = converted / "probe.py"
-    probe.write_text("import os\nprint('rank', os.environ['RANK'], 'of', os.environ['WORLD_SIZE'], 'local', os.environ['LOCAL_RANK'])\n",
+    # each process writes its own file: two processes printing to one pipe may interleave their lines
+    probe.write_text("import os, pathlib, sys\n"
+                     "pathlib.Path(sys.argv[1], 'rank' + os.environ['RANK']).write_text("
+                     "os.environ['RANK'] + ' of ' + os.environ['WORLD_SIZE'] + ' local ' + os.environ['LOCAL_RANK'])\n",
                      encoding="utf-8")
     environment = _environment(PATH=os.pathsep.join((str(torchrun.parent), os.environ.get("PATH", ""))))
-    result = subprocess.run([str(converted / "run_distributed_npu.sh"), "2", "python", "probe.py"], cwd=converted,
+    result = subprocess.run([str(converted / "run_distributed_npu.sh"), "2", "python", "probe.py", str(tmp_path)], cwd=converted,
                             env=environment, capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 0, result.stderr
-    assert sorted(line for line in result.stdout.splitlines() if line.startswith("rank")) == [
-        "rank 0 of 2 local 0", "rank 1 of 2 local 1"]
+    written = {path.name: path.read_text() for path in tmp_path.glob("rank*")}
+    assert written == {"rank0": "0 of 2 local 0", "rank1": "1 of 2 local 1"}
     usage = subprocess.run([str(converted / "run_distributed_npu.sh")], capture_output=True, text=True, timeout=TIMEOUT)
     assert usage.returncode == 2 and "usage:" in usage.stderr

@@ -7,7 +7,8 @@ summarised in the DataParallel entry of mappings/cuda_npu.yaml), made with text 
    LOCAL_RANK, WORLD_SIZE, MASTER_ADDR/PORT) with the 'hccl' backend, and the device from LOCAL_RANK
    (`torch.npu.set_device`, so every later 'npu' device means this process's card);
 2. every DataLoader gets `sampler=DistributedSampler(dataset, shuffle=<its own shuffle>)` and `shuffle=False`
-   (the two exclude each other), and each loop over epochs calls `loader.sampler.set_epoch(epoch)` first;
+   (the two exclude each other; a dataset built in the call is built once, as `LOADER_dataset`, on the line
+   before), and each loop over epochs calls `loader.sampler.set_epoch(epoch)` first;
 3. `torch.nn.DataParallel(...)` assignments are removed, and the model VAR is wrapped in DistributedDataParallel
    after its last assignment (device_ids is left out: the module's one device, set in step 1, is used;
    broadcast_buffers keeps its default, which torch 2.13 no longer lets one turn off without a warning);
@@ -97,7 +98,7 @@ def convert(text: str, model: str) -> tuple[str, list[Operation]]:
     setup = SETUP.format(launcher=LAUNCHER).replace("\n", newline)
     edits.append(TextEdit(setup_line, 1, setup_line, 1, setup))
     operations.append(Operation(setup_line, setup_line, INSERT, "process group from the launcher's environment (hccl), device from LOCAL_RANK"))
-    loaders = _dataloaders(tree, lines, edits, operations)
+    loaders = _dataloaders(tree, lines, newline, edits, operations)
     _set_epoch(tree, lines, loaders, newline, edits, operations)
     _wrap_model(tree, lines, model, newline, edits, operations)
     _rank_zero(tree, lines, edits, operations)
@@ -134,7 +135,8 @@ def _name_of(function: ast.expr) -> str:
     return function.attr if isinstance(function, ast.Attribute) else function.id if isinstance(function, ast.Name) else ""
 
 
-def _dataloaders(tree: ast.Module, lines: list[str], edits: list[TextEdit], operations: list[Operation]) -> dict[str, ast.AST]:
+def _dataloaders(tree: ast.Module, lines: list[str], newline: str, edits: list[TextEdit],
+                 operations: list[Operation]) -> dict[str, ast.AST]:
     """Give each DataLoader(...) a DistributedSampler; returns the loader variables → the scope that binds them."""
     loaders: dict[str, ast.AST] = {}
     for scope in _scopes(tree):
@@ -153,16 +155,37 @@ def _dataloaders(tree: ast.Module, lines: list[str], edits: list[TextEdit], oper
                 value = shuffle.value
                 edits.append(TextEdit(value.lineno, _column(lines, value.lineno, value.col_offset),
                                       value.end_lineno or value.lineno, _column(lines, value.end_lineno or value.lineno, value.end_col_offset or 0), "False"))
+            dataset_text = _segment(lines, dataset)
+            if not isinstance(dataset, ast.Name | ast.Attribute):
+                dataset_text = _name_the_dataset(statement, dataset, lines, newline, edits, operations) or dataset_text
             end_line = call.end_lineno or call.lineno
             end_column = _column(lines, end_line, call.end_col_offset or 0) - 1  # the closing parenthesis
             before = lines[end_line - 1][:end_column - 1].rstrip()
             separator = "" if before.endswith(("(", ",")) else ", "
-            sampler = f"sampler={SAMPLER}({_segment(lines, dataset)}, shuffle={shuffle_text})"
+            sampler = f"sampler={SAMPLER}({dataset_text}, shuffle={shuffle_text})"
             edits.append(TextEdit(end_line, end_column, end_line, end_column, f"{separator}{sampler}"))
             operations.append(Operation(call.lineno, end_line, MODIFY, "DataLoader: a DistributedSampler shards the data (shuffle moved into it)"))
             for target in statement.targets:
                 loaders[_segment(lines, target)] = scope
     return loaders
+
+
+def _name_the_dataset(statement: ast.Assign, dataset: ast.expr, lines: list[str], newline: str, edits: list[TextEdit],
+                      operations: list[Operation]) -> str | None:
+    """`loader = DataLoader(Dataset(...), ...)`: the dataset built once, in `loader_dataset = Dataset(...)` on the line
+    before, so the loader and its sampler share it (building it twice could give two different datasets)."""
+    target = statement.targets[0] if len(statement.targets) == 1 else None
+    start = _column(lines, statement.lineno, statement.col_offset)
+    if not isinstance(target, ast.Name) or lines[statement.lineno - 1][:start - 1].strip():
+        return None
+    name = f"{target.id}_dataset"
+    indentation = lines[statement.lineno - 1][:start - 1]
+    edits.append(TextEdit(statement.lineno, start, statement.lineno, start, f"{name} = {_segment(lines, dataset)}{newline}{indentation}"))
+    end_line = dataset.end_lineno or dataset.lineno
+    edits.append(TextEdit(dataset.lineno, _column(lines, dataset.lineno, dataset.col_offset), end_line,
+                          _column(lines, end_line, dataset.end_col_offset or 0), name))
+    operations.append(Operation(statement.lineno, statement.lineno, INSERT, f"the dataset built once as {name} (loader and sampler share it)"))
+    return name
 
 
 def _scopes(tree: ast.Module) -> list[ast.AST]:
