@@ -98,16 +98,19 @@ def migrate_python_file(item: ProjectFile, target: Path, plan: FilePlan) -> File
     except (OSError, ValueError) as error:
         message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         return _copied_as_is(item, target, outcome, FileError(item.relative, f"cannot read: {message}; copied unchanged"))
-    try:
-        check(original)
-    except SyntaxError as error:
-        return _copied_as_is(item, target, outcome, FileError(item.relative, f"syntax error: {error.msg}; copied unchanged", error.lineno))
     analyser = EditedTextAnalyser(item.relative, plan.settings)
+    findings = analyser(original)
+    if analyser.has_errors():  # as `fix`: the cost of a parse check of the whole text only then, for its message
+        try:
+            check(original)
+        except SyntaxError as error:
+            return _copied_as_is(item, target, outcome, FileError(item.relative, f"syntax error: {error.msg}; copied unchanged", error.lineno))
     outcome.analysed = True
-    outcome.findings = analyser(original)
+    outcome.findings = findings
     steps = plan.steps.get(item.relative, ())
     text = _apply_steps(original, [step for step in steps if step.before_fixes], outcome)
-    findings = outcome.findings if text == original else analyser(text)
+    if text != original:
+        findings = analyser(text)
     select = plan.select
     if select is None:
         fixed = fix_until_stable(text, analyser, plan.unsafe, findings=findings, analyse_edited=analyser.after)
