@@ -87,3 +87,15 @@ def test_the_launcher_starts_one_process_per_card_with_torchrun(converted, tmp_p
     assert written == {"rank0": "0 of 2 local 0", "rank1": "1 of 2 local 1"}
     usage = subprocess.run([str(converted / "run_distributed_npu.sh")], capture_output=True, text=True, timeout=TIMEOUT)
     assert usage.returncode == 2 and "usage:" in usage.stderr
+
+
+def test_the_automatic_migration_of_the_single_card_script_runs(tmp_path):
+    output = tmp_path / "auto"
+    assert main(["migrate", str(SINGLE_CARD), "-o", str(output), "--auto"]) == 0
+    text = (output / "train.py").read_text(encoding="utf-8")
+    assert "from torch_npu.contrib import transfer_to_npu" in text and 'torch.device("cuda"' in text  # left to transfer_to_npu
+    result = subprocess.run([sys.executable, "-m", "ascend_migrate", "run", "--", "python", "train.py", "--checkpoint",
+                             str(tmp_path / "checkpoint.pt")], cwd=output, env=_environment(), capture_output=True, text=True,
+                            timeout=TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "epoch 0 loss" in result.stdout + result.stderr and "batches 8" in result.stdout + result.stderr

@@ -213,3 +213,24 @@ def test_sigterm_ends_the_run_between_files_with_the_marker_left(tmp_path):
         if name != MARKER:
             text = (output / name).read_text(encoding="utf-8")
             assert text.count("torch.npu.current_device()") == 200  # each written file is whole and fixed
+
+
+def test_a_handler_for_another_kind_of_file_plugs_in_by_suffix(project, tmp_path, monkeypatch):
+    # The seam the notebooks helper uses: one function per file, chosen by suffix.
+    from ascend_migrate.projects import one_file
+
+    seen = []
+
+    def shout(item, target, plan):
+        seen.append(item.relative)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(item.source.read_text(encoding="utf-8").upper(), encoding="utf-8")
+        return one_file.FileMigration(item.relative, analysed=True, changed=True)
+
+    monkeypatch.setitem(one_file.HANDLERS, ".md", shout)
+    output = tmp_path / "out"
+    assert main(["migrate", str(project), "-o", str(output)]) == 0
+    assert seen == ["SOURCE.md"]
+    assert (output / "SOURCE.md").read_text(encoding="utf-8").startswith("# SOURCE")
+    summary = json.loads((output / ANALYSIS / "summary.json").read_text(encoding="utf-8"))
+    assert "SOURCE.md" in summary["files_changed"]
