@@ -4,8 +4,7 @@
 # stage 30 ran) and the torch_npu 2.14.0 wheel stage 30 downloaded (read by tests/runtime/test_surface.py,
 # never installed). Runs `pytest tests/runtime` and tests/projects/test_distributed_run.py (migrate --distributed:
 # the converted script trains in two processes under the emulation, the launcher runs torchrun, the --auto copy
-# runs; 47 s measured on
-# 2 shared cores with torch 2.13.0); fails when a test fails or when no test ran.
+# runs; 47 s measured on 2 shared cores with torch 2.13.0); fails when a test fails or when no test ran.
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
