@@ -115,3 +115,18 @@ def test_distributed_replaces_data_parallel_and_refuses_an_unknown_model(tmp_pat
     other = tmp_path / "other"
     assert main(["migrate", str(project), "-o", str(other), "--distributed", "--main", str(project / "main.py"), "--model", "model"]) == 1
     assert "--model model: no assignment to model in the main file" in capsys.readouterr().err
+
+
+def test_distributed_wraps_after_the_model_is_moved_and_refuses_a_multi_card_script(tmp_path, capsys):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "main.py").write_text("import torch\n\nmodel = torch.nn.Linear(2, 2)\nmodel.cuda()\nprint(model)\n", encoding="utf-8")
+    output = tmp_path / "out"
+    assert main(["migrate", str(project), "-o", str(output), "--distributed", "--main", str(project / "main.py"), "--model", "model"]) == 0
+    lines = (output / "main.py").read_text(encoding="utf-8").splitlines()
+    assert lines[lines.index("model = torch.nn.parallel.DistributedDataParallel(model)") - 1] == "model.npu()"
+    (project / "main.py").write_text("import torch.distributed as dist\n\ndist.init_process_group('nccl')\nmodel = 1\n", encoding="utf-8")
+    again = tmp_path / "again"
+    assert main(["migrate", str(project), "-o", str(again), "--distributed", "--main", str(project / "main.py"), "--model", "model"]) == 1
+    assert "multi-card already (init_process_group at line 3); not converted" in capsys.readouterr().err
+    assert "RANK_ID" not in (again / "main.py").read_text(encoding="utf-8")

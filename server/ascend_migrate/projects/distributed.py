@@ -34,6 +34,7 @@ RANK_NAME = "RANK_ID"  # GPU2Ascend's names for what it reads from the environme
 DATALOADERS = frozenset({"DataLoader"})
 SAMPLER = "torch.utils.data.distributed.DistributedSampler"
 DDP = "torch.nn.parallel.DistributedDataParallel"
+MOVES = frozenset({"to", "cuda", "npu"})  # methods that move a model to its device
 LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "exception", "log"})
 LOGGER_NAMES = frozenset({"logging", "logger", "log", "LOGGER", "_logger"})
 
@@ -91,6 +92,7 @@ def convert(text: str, model: str) -> tuple[str, list[Operation]]:
     except (SyntaxError, ValueError) as error:
         raise StepError(f"the main file does not parse: {error}") from None
     lines = split_lines(text)
+    _refuse_if_distributed(tree)
     newline = "\r\n" if "\r\n" in text else "\n"
     edits: list[TextEdit] = []
     operations: list[Operation] = []
@@ -102,7 +104,31 @@ def convert(text: str, model: str) -> tuple[str, list[Operation]]:
     _set_epoch(tree, lines, loaders, newline, edits, operations)
     _wrap_model(tree, lines, model, newline, edits, operations)
     _rank_zero(tree, lines, edits, operations)
-    return apply_edits(text, edits), operations
+    return apply_edits(text, _joined_inserts(edits)), operations
+
+
+def _joined_inserts(edits: list[TextEdit]) -> list[TextEdit]:
+    """Insertions at the same place made one, in the order they were made (the DDP wrap, then `if RANK_ID == 0: `
+    of the statement that follows it): two edits at one position would overlap."""
+    joined: dict[tuple[int, int], TextEdit] = {}
+    others = []
+    for edit in edits:
+        if (edit.line, edit.column) != (edit.end_line, edit.end_column):
+            others.append(edit)
+            continue
+        earlier = joined.get((edit.line, edit.column))
+        joined[(edit.line, edit.column)] = edit if earlier is None else TextEdit(
+            edit.line, edit.column, edit.line, edit.column, earlier.new_text + edit.new_text)
+    return [*others, *joined.values()]
+
+
+def _refuse_if_distributed(tree: ast.Module) -> None:
+    """A script that already starts a process group is multi-card already: a second init_process_group would
+    fail, so the step is refused rather than half applied. (A DistributedDataParallel without a process group
+    is what the DataParallel fix writes: it is replaced.)"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _name_of(node.func) == "init_process_group":
+            raise StepError(f"the main file is multi-card already (init_process_group at line {node.lineno}); not converted")
 
 
 def _after_leading_imports(tree: ast.Module) -> int:
@@ -247,8 +273,13 @@ def _wrap_model(tree: ast.Module, lines: list[str], model: str, newline: str, ed
             edits.append(TextEdit(statement.lineno, start, end_line, _column(lines, end_line, statement.end_col_offset or 0),
                                   "pass  # ascend-migrate: DataParallel removed; the model is wrapped in DistributedDataParallel"))
             operations.append(Operation(statement.lineno, end_line, DELETE, "remove the DataParallel wrap (DistributedDataParallel below)"))
+    # after the model is built and moved: its last assignment, or a later `model.to(...)`/`.cuda()`/`.npu()`
+    moves = [statement for statement in ast.walk(tree) if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+             and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in MOVES
+             and _segment(lines, statement.value.func.value) == model]
     shallowest = min(statement.col_offset for statement in kept)
-    last = [statement for statement in kept if statement.col_offset == shallowest][-1]
+    placed = sorted((statement for statement in (*kept, *moves) if statement.col_offset == shallowest), key=lambda node: node.lineno)
+    last = placed[-1]
     end_line = last.end_lineno or last.lineno
     indentation = lines[last.lineno - 1][:_column(lines, last.lineno, last.col_offset) - 1]
     wrap = f"{indentation}{model} = {DDP}({model}){newline}"

@@ -139,10 +139,12 @@ def migrate_python_file(item: ProjectFile, target: Path, plan: FilePlan) -> File
 
 
 def _apply_steps(text: str, steps: Sequence[Step], outcome: FileMigration) -> str:
+    from ascend_migrate.fixes.text import OverlappingEditsError
+
     for step in steps:
         try:
             text, operations = step.apply(text)
-        except StepError as error:
+        except (StepError, OverlappingEditsError) as error:  # the file keeps the text before the step
             outcome.error = FileError(outcome.relative, f"{step.name}: {error}")
             continue
         outcome.operations.extend(operations)
