@@ -161,7 +161,7 @@ def test_excludes_and_gitignore_are_honoured(project, tmp_path):
 
 
 def test_files_that_cannot_be_migrated_are_copied_unchanged_and_listed(project, tmp_path, capsys):
-    broken = "import torch\nx = torch.cuda.current_device(\n"
+    broken = "import torch\ntorch.cuda.synchronize()\nx = torch.cuda.current_device(\n"
     (project / "broken.py").write_text(broken, encoding="utf-8")
     (project / "explore.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n', encoding="utf-8")
     output = tmp_path / "out"
@@ -173,6 +173,8 @@ def test_files_that_cannot_be_migrated_are_copied_unchanged_and_listed(project, 
     summary = json.loads((output / ANALYSIS / "summary.json").read_text(encoding="utf-8"))
     assert summary["not_analysed"] == {"Jupyter notebook": 1}
     assert [error["path"] for error in summary["errors"]] == ["broken.py"]
+    findings = _rows(output / ANALYSIS / "findings.csv")
+    assert ["broken.py", "2"] in [row[:2] for row in findings]  # the statements that parse are analysed, as scan does
 
 
 def test_usage_errors(project, tmp_path, capsys):

@@ -104,6 +104,8 @@ def migrate_python_file(item: ProjectFile, target: Path, plan: FilePlan) -> File
         try:
             check(original)
         except SyntaxError as error:
+            # what the analysis found in the statements that parse is still reported, as `scan` reports it
+            outcome.findings = outcome.left = findings
             return _copied_as_is(item, target, outcome, FileError(item.relative, f"syntax error: {error.msg}; copied unchanged", error.lineno))
     outcome.analysed = True
     outcome.findings = findings
