@@ -37,13 +37,12 @@ class Discovered:
     not_analysed: list[FileError] = field(default_factory=list)
 
 
-# The suffixes the engine reads. A file named on the command line with any other suffix is an error, never
-# "clean"; a handler for another kind (notebooks) adds its suffix here.
-SOURCE_SUFFIXES = (".py", ".pyi")
+# The suffixes the scan reads (notebooks through the notebooks room). A file named on the command line with any
+# other suffix is an error, never "clean".
+SOURCE_SUFFIXES = (".py", ".pyi", NOTEBOOK_SUFFIX)
 # Kinds of file that hold code a migration must look at but the scan does not read: met in a directory they
 # are counted in the summary (`Discovered.not_analysed`), so a project is never reported clean for them.
 NOT_ANALYSED_KINDS = {
-    ".ipynb": "Jupyter notebook",
     ".pyx": "Cython source",
     ".cu": "CUDA source",
     ".cuh": "CUDA header",

@@ -163,15 +163,15 @@ def test_excludes_and_gitignore_are_honoured(project, tmp_path):
 def test_files_that_cannot_be_migrated_are_copied_unchanged_and_listed(project, tmp_path, capsys):
     broken = "import torch\ntorch.cuda.synchronize()\nx = torch.cuda.current_device(\n"
     (project / "broken.py").write_text(broken, encoding="utf-8")
-    (project / "explore.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n', encoding="utf-8")
+    (project / "kernels.pyx").write_text("cdef int x = 0\n", encoding="utf-8")
     output = tmp_path / "out"
     assert main(["migrate", str(project), "-o", str(output)]) == 1  # not everything migrated: never "clean"
     err = capsys.readouterr().err
     assert "not migrated: broken.py:" in err and "syntax error" in err
-    assert "not analysed (copied unchanged): 1 Jupyter notebook file" in err
+    assert "not analysed (copied unchanged): 1 Cython source file" in err
     assert (output / "broken.py").read_text(encoding="utf-8") == broken
     summary = json.loads((output / ANALYSIS / "summary.json").read_text(encoding="utf-8"))
-    assert summary["not_analysed"] == {"Jupyter notebook": 1}
+    assert summary["not_analysed"] == {"Cython source": 1}
     assert [error["path"] for error in summary["errors"]] == ["broken.py"]
     findings = _rows(output / ANALYSIS / "findings.csv")
     assert ["broken.py", "2"] in [row[:2] for row in findings]  # the statements that parse are analysed, as scan does
@@ -236,3 +236,31 @@ def test_a_handler_for_another_kind_of_file_plugs_in_by_suffix(project, tmp_path
     assert (output / "SOURCE.md").read_text(encoding="utf-8").startswith("# SOURCE")
     summary = json.loads((output / ANALYSIS / "summary.json").read_text(encoding="utf-8"))
     assert "SOURCE.md" in summary["files_changed"]
+
+
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Explore"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ["import torch\n"]},
+        {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+         "source": ["%matplotlib inline\n", "x = torch.cuda.current_device()"]},
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                 "language_info": {"name": "python"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+def test_a_notebook_is_migrated_through_the_notebooks_handler(project, tmp_path):
+    source = json.dumps(NOTEBOOK, indent=1) + "\n"
+    (project / "explore.ipynb").write_text(source, encoding="utf-8")
+    output = tmp_path / "out"
+    assert main(["migrate", str(project), "-o", str(output)]) == 0
+    assert (project / "explore.ipynb").read_text(encoding="utf-8") == source
+    migrated = json.loads((output / "explore.ipynb").read_text(encoding="utf-8"))
+    assert "".join(migrated["cells"][2]["source"]).endswith("x = torch.npu.current_device()")
+    assert migrated["cells"][0] == NOTEBOOK["cells"][0] and migrated["metadata"] == NOTEBOOK["metadata"]
+    rows = [row for row in _rows(output / ANALYSIS / "change_list.csv")[1:] if row[0] == "explore.ipynb"]
+    assert any(row[4].startswith("cell 3: NPU101") and row[1] == "2" for row in rows)
+    summary = json.loads((output / ANALYSIS / "summary.json").read_text(encoding="utf-8"))
+    assert "explore.ipynb" in summary["files_changed"] and summary["not_analysed"] == {}

@@ -173,4 +173,38 @@ def _operation(change: Change) -> Operation:
     return Operation(change.line, change.line + before_lines - 1, kind, message)
 
 
-HANDLERS: dict[str, Handler] = {".py": migrate_python_file}
+def migrate_notebook(item: ProjectFile, target: Path, plan: FilePlan) -> FileMigration:
+    """A notebook: its code cells fixed as one program and written back into the cells (notebooks/per_file.py);
+    findings and change-list rows say the cell. --auto and --distributed steps apply to Python files only."""
+    import codecs
+
+    from ascend_migrate.files import write_atomically
+    from ascend_migrate.notebooks.per_file import analyze_notebook, fix_notebook
+
+    outcome = FileMigration(item.relative)
+    analysed = analyze_notebook(item.source, item.relative, plan.settings)
+    outcome.findings = outcome.left = list(analysed.findings)
+    try:
+        done = fix_notebook(item.source, item.relative, plan.settings, plan.unsafe)
+    except (OSError, ValueError) as error:
+        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return _copied_as_is(item, target, outcome, FileError(item.relative, f"{message}; copied unchanged"))
+    outcome.analysed = True
+    fixed = done.fixed
+    outcome.applied = fixed.applied  # type: ignore[attr-defined]
+    for change in fixed.changes:  # type: ignore[attr-defined]
+        operation = _operation(change)
+        cell, line = done.program.locate(operation.start_line)
+        outcome.operations.append(Operation(line, line + operation.end_line - operation.start_line, operation.kind,
+                                            f"cell {cell}: {operation.message}"))
+    if done.text == done.original:
+        copy_file(item, target)
+        return outcome
+    outcome.changed = True
+    bom = codecs.BOM_UTF8 if done.data.startswith(codecs.BOM_UTF8) else b""
+    write_atomically(target, bom + done.text.encode("utf-8"), mode=_mode(item.source))
+    outcome.left = list(analyze_notebook(target, item.relative, plan.settings).findings)
+    return outcome
+
+
+HANDLERS: dict[str, Handler] = {".py": migrate_python_file, ".ipynb": migrate_notebook}
