@@ -188,7 +188,7 @@ def test_an_unknown_top_level_key_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path, "top.yaml", "provenance: test\nmappings: []\n")
     assert load_error(path) == (
         f"{path}:2: unknown top-level key 'mappings'; "
-        "expected one of ['description', 'entries', 'inventory', 'provenance', 'table']"
+        "expected one of ['aliases', 'description', 'entries', 'inventory', 'module_aliases', 'provenance', 'table']"
     )
 
 

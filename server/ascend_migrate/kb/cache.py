@@ -24,7 +24,7 @@ from ascend_migrate import __version__
 from ascend_migrate.files import write_atomically
 from ascend_migrate.kb.table_files import read_table_bytes
 
-_FORMAT = 1
+_FORMAT = 2  # 2: the cached tuple holds the name aliases too
 
 
 def cache_directory() -> Path | None:

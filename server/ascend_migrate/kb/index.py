@@ -13,6 +13,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ascend_migrate.kb import cache
+from ascend_migrate.kb.aliases import NameAliases
 from ascend_migrate.kb.errors import KnowledgeBaseError
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.kb.versions import parse_version
@@ -54,6 +55,20 @@ class RouteView:
     by_prefix: dict[str, list[Entry]] = field(default_factory=dict)
     # first segments of every name the view can match: a reference rooted elsewhere is skipped at once
     roots: frozenset[str] = frozenset()
+    # the names one API is exported under, and the name entries under their canonical spelling when the
+    # table spells them otherwise (`tensorflow.reduce_mean` is found as `tensorflow.math.reduce_mean`)
+    aliases: NameAliases = field(default_factory=NameAliases)
+    by_canonical_name: dict[str, list[Entry]] = field(default_factory=dict)
+
+    def name_entries(self, qualified: str) -> tuple[list[Entry] | None, str]:
+        """The name entries for `qualified` as written, else for its canonical spelling; and that spelling."""
+        entries = self.by_name.get(qualified)
+        if entries is not None:
+            return entries, qualified
+        canonical = self.aliases.canonical(qualified)
+        if canonical == qualified:
+            return None, qualified
+        return self.by_name.get(canonical) or self.by_canonical_name.get(canonical), canonical
 
     def prefix_entries(self, qualified: str) -> list[Entry]:
         """Entries of the longest `condition: prefix` api that `qualified` lies below."""
@@ -83,10 +98,12 @@ class KnowledgeBase:
     _cache: dict[Path, KnowledgeBase] = {}
     _lock = threading.Lock()
 
-    def __init__(self, entries: list[Entry], inventory: dict[str, list[str]], directory: Path) -> None:
+    def __init__(self, entries: list[Entry], inventory: dict[str, list[str]], directory: Path,
+                 aliases: NameAliases | None = None) -> None:
         self.entries = entries
         self.inventory = inventory
         self.directory = directory
+        self.aliases = aliases or NameAliases()
         self._views: dict[tuple, RouteView] = {}
 
     @classmethod
@@ -111,20 +128,25 @@ class KnowledgeBase:
         digest = cache.tables_digest(paths)
         cached = cache.load(digest)
         if cached is not None:
-            cached_entries, cached_inventory = cached
-            return cls(cached_entries, cached_inventory, directory)
-        from ascend_migrate.kb.loader import load_table  # yaml: only when the tables changed since the cache
+            cached_entries, cached_inventory, cached_aliases = cached
+            return cls(cached_entries, cached_inventory, directory, cached_aliases)
+        from ascend_migrate.kb.loader import load_table_parts  # yaml: only when the tables changed since the cache
 
         entries: list[Entry] = []
         inventory: dict[str, list[str]] = {}
+        alias_groups: list[list[str]] = []
+        module_aliases: dict[str, str] = {}
         for path in paths:
-            table_entries, table_inventory = load_table(path)
-            entries.extend(table_entries)
-            for module, names in table_inventory.items():
+            parts = load_table_parts(path)
+            entries.extend(parts.entries)
+            for module, names in parts.inventory.items():
                 inventory.setdefault(module, []).extend(names)
+            alias_groups.extend(parts.aliases)
+            module_aliases.update(parts.module_aliases)
         _refuse_duplicates(entries, directory)
-        cache.store(digest, (entries, inventory))
-        return cls(entries, inventory, directory)
+        aliases = NameAliases.build(alias_groups, module_aliases)
+        cache.store(digest, (entries, inventory, aliases))
+        return cls(entries, inventory, directory, aliases)
 
     @cached_property
     def by_key(self) -> dict[str, Entry]:
@@ -153,7 +175,7 @@ class KnowledgeBase:
     def _build_view(
         self, route: str, torch_version: tuple[int, ...], target_version: tuple[int, ...], tensorflow_version: tuple[int, ...]
     ) -> RouteView:
-        view = RouteView(route=route, inventory=self._inventory_names)
+        view = RouteView(route=route, inventory=self._inventory_names, aliases=self.aliases)
         for entry in self.entries:
             if entry.route != route:
                 continue
@@ -176,9 +198,13 @@ class KnowledgeBase:
                 view.definitions.setdefault(entry.method_name, []).append(entry)
             elif entry.match == "pattern":
                 view.patterns.setdefault(entry.condition or entry.api, []).append(entry)
+        for api, found in view.by_name.items():
+            canonical = self.aliases.canonical(api)
+            if canonical != api and canonical not in view.by_name:
+                view.by_canonical_name.setdefault(canonical, []).extend(found)
         view.roots = frozenset(
             name.split(".", 1)[0] for name in (*view.by_name, *view.inventory)
-        )
+        ) | self.aliases.roots
         return view
 
     def lookup(self, name: str) -> list[Entry]:

@@ -7,7 +7,7 @@ MAX_FILE_BYTES (kb.table_files) is refused before it is parsed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -21,7 +21,7 @@ from ascend_migrate.taxonomy import CATEGORIES, CATEGORY_ROUTES, CODES, ROUTES, 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STRING_TAG = "tag:yaml.org,2002:str"
 
-TABLE_KEYS = {"table", "description", "provenance", "entries", "inventory"}
+TABLE_KEYS = {"table", "description", "provenance", "entries", "inventory", "aliases", "module_aliases"}
 ENTRY_KEYS = {
     "api": str,
     "route": str,
@@ -61,17 +61,39 @@ WHEN_KEYS = {"argument": str, "position": int, "values": list, "other_than": lis
 PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note", "position"}
 
 
+class TableParts(NamedTuple):
+    """What one mappings file holds besides its entries: the inventory of public names and the names that are
+    one API (`aliases`: groups of names of one object; `module_aliases`: a module spelling → the spelling the
+    tables use, `keras` → `tensorflow.keras`)."""
+
+    entries: list[Entry]
+    inventory: dict[str, list[str]]
+    aliases: list[list[str]]
+    module_aliases: dict[str, str]
+
+
 def load_table(path: Path) -> tuple[list[Entry], dict[str, list[str]]]:
     """The entries of one mappings file and its inventory (module → public names), validated."""
+    parts = load_table_parts(path)
+    return parts.entries, parts.inventory
+
+
+def load_table_parts(path: Path) -> TableParts:
+    """Everything one mappings file holds, validated."""
     data = read_table_bytes(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise KnowledgeBaseError(path, None, f"not valid UTF-8: {error.reason} at byte {error.start}") from None
-    return parse_table(text, path)
+    return parse_table_parts(text, path)
 
 
 def parse_table(text: str, path: Path) -> tuple[list[Entry], dict[str, list[str]]]:
+    parts = parse_table_parts(text, path)
+    return parts.entries, parts.inventory
+
+
+def parse_table_parts(text: str, path: Path) -> TableParts:
     try:
         loader = _SafeLoader(text)
         try:
@@ -102,7 +124,18 @@ def parse_table(text: str, path: Path) -> tuple[list[Entry], dict[str, list[str]
         for module, (_module_node, names_node) in reader.mapping(document["inventory"][1], "inventory").items():
             names = reader.sequence(names_node, f"inventory.{module}")
             inventory[module] = [reader.scalar(name, f"inventory.{module}", str) for name in names]
-    return entries, inventory
+    aliases: list[list[str]] = []
+    if "aliases" in document:
+        for group_node in reader.sequence(document["aliases"][1], "aliases"):
+            group = [reader.scalar(name, "a name in aliases", str) for name in reader.sequence(group_node, "an alias group")]
+            if len(group) < 2:
+                raise reader.fail(group_node, "an alias group names at least two names of one API")
+            aliases.append(group)
+    module_aliases: dict[str, str] = {}
+    if "module_aliases" in document:
+        for spelling, (_node, target_node) in reader.mapping(document["module_aliases"][1], "module_aliases").items():
+            module_aliases[spelling] = reader.scalar(target_node, f"module_aliases.{spelling}", str)
+    return TableParts(entries, inventory, aliases, module_aliases)
 
 
 def _refuse_aliases(root: yaml.Node, path: Path) -> None:

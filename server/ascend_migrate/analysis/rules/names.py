@@ -36,17 +36,23 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         return
     view = context.view
     entries = view.by_name.get(qualified)
+    canonical = qualified
+    written_as = None  # the name as the code spells it, when an alias found the entry (`keras.layers.Dense`)
     if entries is None:
         dot = qualified.find(".")
         if (qualified[:dot] if dot > 0 else qualified) not in view.roots:
             return  # os.path.join, np.zeros: nothing in the knowledge base starts there
-        entries = view.prefix_entries(qualified)
+        entries, canonical = view.name_entries(qualified)
+        if entries is not None:
+            written_as = qualified
+        else:
+            entries = view.prefix_entries(canonical)
     if not entries:
         if (
             context.route == ROUTE_MINDSPORE
-            and qualified in context.view.inventory
-            and not qualified.rsplit(".", 1)[-1].startswith("_")  # __dict__, _private: not an API
-            and qualified.split(".", 1)[0] in _SOURCE_FRAMEWORKS
+            and canonical in context.view.inventory
+            and not canonical.rsplit(".", 1)[-1].startswith("_")  # __dict__, _private: not an API
+            and canonical.split(".", 1)[0] in _SOURCE_FRAMEWORKS
         ):
             span = context.factory.span(node)
             context.add(context.factory.finding(GENERIC_UNSUPPORTED, span, "exact", api=qualified))
@@ -62,7 +68,7 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         if not applies_at(entry, call):
             continue  # a restriction this call does not touch
         fix = _fix_for(context, entry, span, call, root)
-        context.add(factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else None, fix=fix))
+        context.add(factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix))
 
 
 def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | None:
