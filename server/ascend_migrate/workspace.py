@@ -316,6 +316,8 @@ def scan(
         file_result, source = outcome
         result.findings.extend(file_result.findings)
         result.errors.extend(file_result.errors)
+        if file_result.framework == "tensorflow":
+            result.tensorflow_files.append(file_result.path)
         if source is not None:
             result.sources[file_result.path] = source
     result.files_scanned = done

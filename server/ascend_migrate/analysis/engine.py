@@ -61,7 +61,16 @@ def analyze(source: str, path: str, settings: Settings) -> list[Finding]:
 
 def analyze_file(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None = None) -> FileResult:
     analysis = analyze_module(source, path, settings, knowledge_base)
-    return FileResult(path, analysis.findings, analysis.errors)
+    return FileResult(path, analysis.findings, analysis.errors, _framework(analysis.bindings))
+
+
+_TENSORFLOW_ROOTS = frozenset({"tensorflow", "keras", "tf_keras"})
+
+
+def _framework(bindings: dict[str, Binding]) -> str:
+    """"tensorflow" for a module whose module-level imports name TensorFlow or Keras and never torch."""
+    roots = {value.split(".", 1)[0] for kind, value in bindings.values() if kind == "import" and isinstance(value, str)}
+    return "tensorflow" if roots & _TENSORFLOW_ROOTS and "torch" not in roots else ""
 
 
 def analyze_module(source: str, path: str, settings: Settings, knowledge_base: KnowledgeBase | None = None) -> ModuleAnalysis:

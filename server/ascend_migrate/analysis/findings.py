@@ -184,6 +184,8 @@ class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
+    # "tensorflow" when the module imports TensorFlow or Keras and not torch (the npu route is for PyTorch)
+    framework: str = ""
 
 
 FINDING_ORDER = operator.attrgetter("path", "cell", "line", "column", "code")  # the order of every report
@@ -207,3 +209,5 @@ class ScanResult:
     skipped_directories: list[FileError] = field(default_factory=list)
     # files of a kind that holds code but is not read (a notebook, CUDA source), with what kind they are
     not_analysed: list[FileError] = field(default_factory=list)
+    # files that use TensorFlow or Keras and not torch (FileResult.framework)
+    tensorflow_files: list[str] = field(default_factory=list)

@@ -92,6 +92,8 @@ def run(arguments: argparse.Namespace) -> int:
     for problem in result.errors:
         location = f"{problem.path}:{problem.line}" if problem.line else problem.path
         print(f"ascend-migrate: {location}: {problem.message}", file=sys.stderr)
+    if settings.target == "npu" and result.tensorflow_files:
+        print(f"ascend-migrate: note: {tensorflow_note(result.tensorflow_files)}", file=sys.stderr)
     options = ReportOptions(color=sys.stdout.isatty() and arguments.output is None, bom=arguments.bom)
     try:
         writer(arguments.format)(result, arguments.output, options)
@@ -147,6 +149,14 @@ def _third_party_report(arguments: argparse.Namespace) -> int:
     print(f"{reaching} function{'s' if reaching != 1 else ''} of {library} reach unsupported or CUDA-only calls; "
           f"wrote {', '.join(sorted(files))} into {arguments.output}", file=sys.stderr)
     return EXIT_CLEAN
+
+
+def tensorflow_note(paths: list[str]) -> str:
+    """The one note for TensorFlow/Keras files scanned for the npu route, which analyses PyTorch only."""
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    files, them = ("file uses", "it") if len(paths) == 1 else ("files use", "them")
+    return (f"{len(paths)} {files} TensorFlow/Keras and not PyTorch ({shown}); the npu route (torch_npu) is for "
+            f"PyTorch and reports nothing on {them}: scan {them} with --target mindspore")
 
 
 class _ProgressBar:
