@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                              if TENSORFLOW_RESOLUTION.exists() else {})
     tensorflow_entries = tensorflow_table.build(
         tensorflow_rows, ParameterIndex(read_parameters(reference / "tensorflow_param_diffs.csv", "tf")), target_resolution,
-        tensorflow_resolution,
+        tensorflow_resolution, hand_written,
     )
     dump_table(
         arguments.mappings / "tensorflow_mindspore.yaml", "tensorflow_mindspore",

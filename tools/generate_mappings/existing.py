@@ -6,7 +6,8 @@ from pathlib import Path
 
 import yaml
 
-HAND_WRITTEN_TABLES = ("pytorch_mindspore_curated.yaml", "structure.yaml")
+HAND_WRITTEN_TABLES = ("pytorch_mindspore_curated.yaml", "structure.yaml", "tensorflow_mindspore_curated.yaml",
+                       "tensorflow_structure.yaml")
 
 
 def hand_written_apis(mappings: Path) -> dict[tuple[str, str], str]:

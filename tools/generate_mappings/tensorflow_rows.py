@@ -41,8 +41,11 @@ def real_name(api: str) -> str:
 
 
 def build(rows: list[MappingRow], parameters: ParameterIndex, target_resolution: dict[str, bool],
-          source_resolution: dict[str, str] | None = None) -> list[dict]:
-    """`source_resolution`: real TensorFlow name → how it resolved in an installed TensorFlow."""
+          source_resolution: dict[str, str] | None = None,
+          hand_written: dict[tuple[str, str], str] | None = None) -> list[dict]:
+    """`source_resolution`: real TensorFlow name → how it resolved in an installed TensorFlow. A name a
+    hand-written table answers (`hand_written`: (api, route) → table) is left to it."""
+    rows = [row for row in rows if (real_name(row.source_api), "mindspore") not in (hand_written or {})]
     groups: dict[tuple[str, str], list[MappingRow]] = defaultdict(list)
     for row in rows:
         groups[(row.source_api, _source_range(row, rows))].append(row)

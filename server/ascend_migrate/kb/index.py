@@ -66,8 +66,6 @@ class RouteView:
         if entries is not None:
             return entries, qualified
         canonical = self.aliases.canonical(qualified)
-        if canonical == qualified:
-            return None, qualified
         return self.by_name.get(canonical) or self.by_canonical_name.get(canonical), canonical
 
     def prefix_entries(self, qualified: str) -> list[Entry]:
