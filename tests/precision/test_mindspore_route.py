@@ -45,6 +45,7 @@ def test_annotations_give_no_finding_the_calls_do(scan):
     findings = scan(TENSORFLOW_LAYER, target="mindspore")
     assert sorted((finding.line, finding.api) for finding in findings) == [
         (7, "tensorflow.keras.layers.Layer"),  # the base class: the layer becomes a Cell
+        (8, "tensorflow.keras.Layer.call"),  # call becomes construct
         (9, "tensorflow.reshape"),  # not the tf.Tensor annotations on lines 8 and 9
     ]
 

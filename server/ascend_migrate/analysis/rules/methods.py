@@ -127,9 +127,13 @@ def on_definition(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctio
         return
     family = context.types.family(class_type)
     factory = context.factory
+    spelled: set[str] | None = None  # the family as the tables spell it (`keras.layers.Layer` is `tensorflow.keras.Layer`)
     for entry in entries:
         if entry.receiver_type not in family:
-            continue
+            if spelled is None:
+                spelled = {context.view.aliases.canonical(type_name) for type_name in family}
+            if entry.receiver_type not in spelled:
+                continue
         line = node.lineno + factory.line_offset
         match = re.search(rf"\bdef\s+({re.escape(node.name)})\b", factory.lines.text(line))
         if match is None:
