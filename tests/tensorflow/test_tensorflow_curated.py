@@ -45,7 +45,7 @@ def test_held_out_code_bases_are_mostly_covered(census_rows, view):
         total += uses
         answered += uses if view.name_entries(row["api"])[0] else 0
     assert total > 1500
-    assert answered / total >= 0.88  # measured 89.1 % (1,675 of 1,880 calls): a floor, not the 95 % goal
+    assert answered / total >= 0.90  # measured 90.5 % (1,702 of 1,880 calls): a floor, not the 95 % goal
 
 
 def test_function_targets_are_functions_and_layer_targets_cells(knowledge_base):
