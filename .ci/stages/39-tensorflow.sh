@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Stage 39: the TensorFlow/Keras side of the knowledge base against the real packages (issue 21).
-# A venv of its own gets tensorflow-cpu 2.21.0, keras 3 and tf_keras from PyPI (no mindspore: stage 30 checks the
+# A venv of its own gets tensorflow-cpu 2.21.0, keras 3.15.1 and tf_keras 2.21.0 from PyPI (pinned: the inventory test
+# compares the committed inventory with what exactly these releases export) (no mindspore: stage 30 checks the
 # MindSpore targets), then runs tests/tensorflow, whose test_tensorflow_installed.py skips without these packages:
 #   every source name of the hand-written TensorFlow tables is public in tensorflow 2.21.0 / keras 3, and
 #   mappings/tensorflow_inventory.yaml is exactly what tools/generate_mappings/tensorflow_inventory.py collects now.
@@ -21,9 +22,9 @@ fail() { echo "stage 39-tensorflow: FAILED: $1"; exit 1; }
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || skip "python3 -m venv is not available"
 fi
-echo "+ pip install tensorflow-cpu==2.21.0 keras>=3 tf_keras (into $venv)"
-if ! "$venv/bin/pip" install -q tensorflow-cpu==2.21.0 "keras>=3" tf_keras >.ci/logs/tensorflow-install.log 2>&1; then
-  skip "tensorflow-cpu 2.21.0 / keras 3 / tf_keras could not be installed from PyPI"
+echo "+ pip install tensorflow-cpu==2.21.0 keras==3.15.1 tf_keras==2.21.0 (into $venv)"
+if ! "$venv/bin/pip" install -q tensorflow-cpu==2.21.0 keras==3.15.1 tf_keras==2.21.0 >.ci/logs/tensorflow-install.log 2>&1; then
+  skip "tensorflow-cpu 2.21.0 / keras 3.15.1 / tf_keras 2.21.0 could not be installed from PyPI"
 fi
 "$venv/bin/pip" install -q -e "$root[test]" >>.ci/logs/tensorflow-install.log 2>&1 || fail "ascend-migrate does not install into the tensorflow venv"
 
