@@ -2,9 +2,11 @@
 # Stage 35: the runtime check (`ascend-migrate run`, issue 18) with real torch. torch 2.13.0 (CPU) is a test
 # dependency of this stage only: it shares stage 30's venv and cache directory (torch is already there when
 # stage 30 ran) and the torch_npu 2.14.0 wheel stage 30 downloaded (read by tests/runtime/test_surface.py,
-# never installed). Runs `pytest tests/runtime` and tests/projects/test_distributed_run.py (migrate --distributed:
+# never installed). Runs `pytest tests/runtime`, tests/projects/test_distributed_run.py (migrate --distributed:
 # the converted script trains in two processes under the emulation, the launcher runs torchrun, the --auto copy
-# runs; 47 s measured on 2 shared cores with torch 2.13.0); fails when a test fails or when no test ran.
+# runs; 47 s measured on 2 shared cores with torch 2.13.0) and tests/execution/npu (the npu corpus: real training
+# scripts fixed with `fix --write --unsafe --target npu`, then run under the emulation; numpy<2 for nanoGPT's and
+# GAT's data); fails when a test fails or when no test ran. Measured 2026-12-01 on the shared 2 cores: tests/runtime 2:20, tests/execution/npu 2:35.
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -18,8 +20,8 @@ fail() { echo "stage 35-runtime: FAILED: $1"; exit 1; }
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv" || fail "python3 -m venv is not available"
 fi
-echo "+ pip install torch==2.13.0 pytest (into $venv)"
-"$venv/bin/pip" install -q torch==2.13.0 "pytest>=8,<10" || fail "torch 2.13.0 or pytest could not be installed"
+echo "+ pip install torch==2.13.0 numpy<2 pytest (into $venv)"
+"$venv/bin/pip" install -q torch==2.13.0 "numpy<2" "pytest>=8,<10" || fail "torch 2.13.0, numpy or pytest could not be installed"
 "$venv/bin/pip" install -q -e "$root" || fail "ascend-migrate does not install into the runtime venv"
 wheel_dir="$work/torch_npu"
 if ! ls "$wheel_dir"/torch_npu-2.14.0-*.whl >/dev/null 2>&1; then
@@ -28,11 +30,12 @@ fi
 wheel=$(ls "$wheel_dir"/torch_npu-2.14.0-*.whl 2>/dev/null | head -n 1)
 [ -n "$wheel" ] && export ASCEND_MIGRATE_TORCH_NPU_WHEEL="$wheel"
 
-echo "+ pytest tests/runtime tests/projects/test_distributed_run.py"
-"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests/runtime tests/projects/test_distributed_run.py 2>&1 | tee .ci/logs/runtime-pytest.txt
+tests="tests/runtime tests/projects/test_distributed_run.py tests/execution/npu"
+echo "+ pytest $tests"
+"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider $tests 2>&1 | tee .ci/logs/runtime-pytest.txt
 status=${PIPESTATUS[0]}
 last=$(grep -E '[0-9]+ (passed|failed|error)' .ci/logs/runtime-pytest.txt | tail -n 1)
 passed=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p')
-[ "$status" -eq 0 ] || fail "pytest tests/runtime tests/projects/test_distributed_run.py: ${last:-no summary} (see .ci/logs/runtime-pytest.txt)"
+[ "$status" -eq 0 ] || fail "pytest $tests: ${last:-no summary} (see .ci/logs/runtime-pytest.txt)"
 [ -n "$passed" ] && [ "$passed" -gt 0 ] || fail "no runtime test ran: ${last:-no summary}"
 echo "stage 35-runtime: passed: $last"

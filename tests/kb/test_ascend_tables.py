@@ -117,10 +117,12 @@ def test_cuda_amp_becomes_npu_amp(entries):
     assert only(entries["cuda_npu"], api="torch.cuda.amp.GradScaler").target == "torch.npu.amp.GradScaler"
 
 
-def test_data_parallel_has_an_unsafe_fix_to_distributed_data_parallel(entries):
+def test_data_parallel_is_reported_with_the_steps_and_never_rewritten_to_ddp_alone(entries):
+    # DistributedDataParallel without a process group does not run (issue 17): advice, pointing to migrate --distributed
     entry = only(entries["cuda_npu"], api="torch.nn.DataParallel")
     assert (entry.category, entry.code, entry.target, entry.fix) == (
-        "npu-unsupported", "NPU201", "torch.nn.parallel.DistributedDataParallel", "unsafe")
+        "npu-unsupported", "NPU201", "torch.nn.parallel.DistributedDataParallel", "none")
+    assert "ascend-migrate migrate --distributed" in entry.suggestion
     assert "init_process_group('hccl'" in entry.suggestion and "DistributedSampler" in entry.suggestion
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_migrate.runtime.surface import wheel_npu_names
+from ascend_migrate.runtime.surface import wheel_module_names, wheel_npu_names
 
 pytest.importorskip("torch")
 
@@ -46,3 +46,14 @@ def test_the_names_not_emulated_are_the_ones_the_document_lists():
     documented = set(re.findall(r"`([\w.]+)`", listed.group(1)))
     assert missing == documented, (f"not emulated but not in {DOCUMENT.name}: {sorted(missing - documented)}; "
                                    f"listed there but emulated or not in the wheel: {sorted(documented - missing)}")
+
+
+def test_the_emulated_affine_names_are_the_wheels():
+    """torch_npu.optim and torch_npu.contrib.{module,function} as the emulation gives them (what the npu fixes write)."""
+    from ascend_migrate.runtime import affine
+
+    wheel = _wheel()
+    for dotted, module in affine.modules().items():
+        given = {name for name in vars(module) if not name.startswith("_")}
+        invented = given - wheel_module_names(wheel, dotted.replace(".", "/") + "/__init__.py")
+        assert given and not invented, f"{dotted} names the wheel does not define: {sorted(invented)}"

@@ -232,7 +232,13 @@ def install_torch_npu(torch_npu: types.ModuleType) -> None:
     torch.distributed.is_hccl_available = lambda: True
     _hccl_as_gloo()
     _npu_arguments_on_cpu()
+    _accelerator_is_npu(npu)
+    _distributed_data_parallel_on_cpu()
     state.npu_installed = True
+    if not state.watching:  # a process the program spawned: it runs on the emulated device too, unwatched
+        from ascend_migrate.runtime.watch import EmulatedDevices
+
+        EmulatedDevices().__enter__()
     for callback in state.after_install:
         callback()
 
@@ -272,6 +278,34 @@ def _npu_arguments_on_cpu() -> None:
     torch.load = load_on_cpu
 
 
+def _accelerator_is_npu(npu: types.ModuleType) -> None:
+    """torch.accelerator names the renamed PrivateUse1 backend (npu) once torch_npu is imported, as on Ascend; its C++
+    side has no device here, so the calls that reach it (DataLoader's pin-memory thread does) use torch.npu's, and
+    pinning host memory is a no-op (the emulated device is the host)."""
+    accelerator = torch.accelerator
+    accelerator.current_device_index = lambda: npu.current_device()
+    accelerator.set_device_index = lambda device: npu.set_device(device)
+    if hasattr(accelerator, "set_device_idx"):
+        accelerator.set_device_idx = accelerator.set_device_index
+    accelerator.synchronize = lambda device=None: None
+    torch.Tensor.pin_memory = lambda self, device=None: self
+    torch.Tensor.is_pinned = lambda self, device=None: False
+
+
+def _distributed_data_parallel_on_cpu() -> None:
+    """DistributedDataParallel(model, device_ids=[i]) is how a program names its NPU on Ascend; the emulated NPU's
+    parameters are on the CPU, where torch accepts no device_ids, so they are dropped (the collectives run on gloo)."""
+    parallel = torch.nn.parallel.DistributedDataParallel
+    original = parallel.__init__
+
+    def __init__(self, module, device_ids=None, output_device=None, *arguments, **keywords):
+        if all(parameter.device.type == "cpu" for parameter in module.parameters()):
+            device_ids = output_device = None
+        original(self, module, device_ids, output_device, *arguments, **keywords)
+
+    parallel.__init__ = __init__
+
+
 def _emulated(device) -> bool:
     """A device the emulation runs on the CPU: npu, and cuda once transfer_to_npu ran."""
     if isinstance(device, torch.device):
@@ -283,18 +317,17 @@ def _emulated(device) -> bool:
 
 
 def _hccl_as_gloo() -> None:
-    """init_process_group(backend="hccl") runs on gloo: the collectives are real, on the CPU."""
+    """The `hccl` backend, registered as torch_npu registers it (so a name bound before `import torch_npu`, such as
+    `from torch.distributed import init_process_group`, accepts it too), made of gloo's process group: the collectives
+    are real, on the CPU, and `get_backend()` says hccl."""
     distributed = torch.distributed
-    if not distributed.is_available():
+    if not distributed.is_available() or "hccl" in distributed.Backend.backend_list:
         return
-    original = distributed.init_process_group
 
-    def init_process_group(backend=None, *arguments, **keywords):
-        if isinstance(backend, str) and backend.lower() == "hccl":
-            backend = "gloo"
-        return original(backend, *arguments, **keywords)
+    def create(store, rank, size, timeout):
+        return distributed.ProcessGroupGloo(store, rank, size, timeout)
 
-    distributed.init_process_group = init_process_group
+    distributed.Backend.register_backend("hccl", create, devices=["cpu"])
 
 
 def transfer_to_npu() -> None:

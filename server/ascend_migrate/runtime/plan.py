@@ -9,12 +9,18 @@ UNSUPPORTED_CODES = ("NPU201",)
 
 
 def unsupported_names(view: RouteView) -> list[str]:
-    """Dotted torch names (functions) the knowledge base calls unsupported on NPU; the child skips non-functions."""
-    names = []
+    """Dotted torch names the knowledge base calls unsupported on NPU: functions and classes (by name) and Tensor
+    methods (`torch.Tensor.X`, indexed by method); the child wraps what it finds and skips the rest."""
+    names = set()
     for api, entries in view.by_name.items():
-        if not api.startswith("torch.") or api.startswith(("torch.cuda.", "torch.Tensor.")):
-            continue  # torch.cuda.* is watched as a whole; Tensor methods are not wrapped
-        if any(entry.code in UNSUPPORTED_CODES and entry.category == "npu-unsupported" and not entry.condition
-               for entry in entries):
-            names.append(api)
+        if not api.startswith("torch.") or api.startswith("torch.cuda."):
+            continue  # torch.cuda.* is watched as a whole
+        if any(_unsupported(entry) for entry in entries):
+            names.add(api)
+    for entries in view.by_method.values():
+        names.update(entry.api for entry in entries if entry.api.startswith("torch.Tensor.") and _unsupported(entry))
     return sorted(names)
+
+
+def _unsupported(entry) -> bool:
+    return entry.code in UNSUPPORTED_CODES and entry.category == "npu-unsupported" and not entry.condition

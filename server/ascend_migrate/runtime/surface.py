@@ -19,6 +19,19 @@ def wheel_npu_names(wheel: Path) -> set[str]:
     return names
 
 
+def wheel_module_names(wheel: Path, member: str) -> set[str]:
+    """The names a module of the wheel binds at its top level (imports, definitions, __all__), read, not imported."""
+    with zipfile.ZipFile(wheel) as archive:
+        tree = ast.parse(archive.read(member).decode("utf-8", errors="replace"))
+    names = set(_all_names(tree))
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
 def _all_names(tree: ast.Module) -> list[str]:
     found: list[str] = []
     for node in tree.body:

@@ -34,16 +34,17 @@ class Watch(TorchFunctionMode):
     """Sees every torch function and Tensor method: moves NPU devices to the CPU, notes CUDA devices, and records
     the shapes at each call the user's own code makes."""
 
-    def __init__(self, recorder: calls.Recorder) -> None:
+    def __init__(self, recorder: calls.Recorder, unsupported_methods: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.recorder = recorder
+        self.unsupported_methods = unsupported_methods  # torch.Tensor.X names the knowledge base calls unsupported
         self.sites: dict[tuple[str, str, int], Site] = {}
         self._names: dict[object, str] = {}
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if func is torch.device:  # a device value stays an npu device (cuda means npu under transfer_to_npu)
-            return func(*(_npu_for_cuda(value) for value in args), **kwargs) if state.cuda_is_npu else func(*args, **kwargs)
+        if func is torch.device:
+            return _device(func, args, kwargs)
         if state.npu_installed or state.cuda_is_npu:
             args, kwargs = _emulated_devices(func, args, kwargs)
         caller = sys._getframe(1)
@@ -54,6 +55,8 @@ class Watch(TorchFunctionMode):
         name = self._name(func)
         if not state.cuda_is_npu and _names_cuda(func, name, args, kwargs):
             self.recorder.observe("device-string", "cuda", caller, call=name)
+        if name in self.unsupported_methods:  # noted, then run on the CPU so that one run finds them all
+            self.recorder.observe("unsupported-call", name, caller, arguments=_brief(args[1:], kwargs))
         result = func(*args, **kwargs)
         short = name.rsplit(".", 1)[-1]
         if short not in _SKIPPED_METHODS:
@@ -82,6 +85,23 @@ class Watch(TorchFunctionMode):
 
     def shape_records(self) -> list[dict]:
         return [site.to_json() for site in self.sites.values() if site.data_dependent or site.varies]
+
+
+class EmulatedDevices(TorchFunctionMode):
+    """The device emulation alone, without notes: for the processes the program starts itself (mp.spawn workers import
+    torch_npu again), which the watch does not reach."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func is torch.device:
+            return _device(func, args, kwargs)
+        args, kwargs = _emulated_devices(func, args, kwargs)
+        return func(*args, **kwargs)
+
+
+def _device(func, args, kwargs):
+    """A device value stays an npu device (cuda means npu under transfer_to_npu)."""
+    return func(*(_npu_for_cuda(value) for value in args), **kwargs) if state.cuda_is_npu else func(*args, **kwargs)
 
 
 class Site:
@@ -191,7 +211,15 @@ def _emulated_devices(func, args, kwargs):
         kwargs = {**kwargs, "device": on_cpu(kwargs["device"])}
     if args and any(isinstance(value, (str, torch.device)) for value in args):
         args = tuple(on_cpu(value) for value in args)
+    if state.npu_installed:  # a bare index is a device of the current accelerator, which torch_npu makes the NPU
+        if type(kwargs.get("device")) is int:
+            kwargs = {**kwargs, "device": "cpu"}
+        if func is _TENSOR_TO and len(args) > 1 and type(args[1]) is int:
+            args = (args[0], "cpu", *args[2:])
     return args, kwargs
+
+
+_TENSOR_TO = torch.Tensor.to
 
 
 def watch_cuda_calls(recorder: calls.Recorder) -> None:
@@ -250,20 +278,38 @@ def refuse_data_parallel(recorder: calls.Recorder) -> None:
     torch.nn.DataParallel.__init__ = __init__
 
 
-def watch_unsupported(recorder: calls.Recorder, names: list[str]) -> list[str]:
-    """Wrap the knowledge base's unsupported functions (torch.x.y) to note each call from user code.
+def watch_unsupported(recorder: calls.Recorder, names: list[str]) -> tuple[list[str], frozenset[str]]:
+    """Note each use from user code of the knowledge base's unsupported names (torch.x.y): functions are wrapped,
+    classes noted where the user constructs one, Tensor methods returned for the Watch (it sees every method call).
 
-    They keep running on the CPU so that one run finds every such call; returns the names wrapped."""
+    They keep running on the CPU so that one run finds every such use; returns (names wrapped, Tensor methods)."""
     wrapped: list[str] = []
+    methods = frozenset(name for name in names if name.startswith("torch.Tensor."))
     for name in names:
         module_name, _, attribute = name.rpartition(".")
         owner = sys.modules.get(module_name)
         function = getattr(owner, attribute, None) if owner is not None else None
-        if function is None or inspect.isclass(function) or inspect.ismodule(function) or not callable(function):
+        if name in methods or function is None or inspect.ismodule(function) or not callable(function):
             continue
-        setattr(owner, attribute, _noting(recorder, "unsupported-call", name, function))
+        if inspect.isclass(function):
+            if function is torch.nn.DataParallel or "__init__" not in vars(function):
+                continue  # DataParallel is refused (refuse_data_parallel); an inherited __init__ belongs to its base
+            type.__setattr__(function, "__init__", _noting_construction(recorder, name, vars(function)["__init__"]))
+        else:
+            setattr(owner, attribute, _noting(recorder, "unsupported-call", name, function))
         wrapped.append(name)
-    return wrapped
+    return wrapped, methods
+
+
+def _noting_construction(recorder, name, initialise):
+    @functools.wraps(initialise)
+    def __init__(self, *arguments, **keywords):
+        caller = calls.user_caller()
+        if caller is not None:
+            recorder.observe("unsupported-call", name, caller, arguments=_brief(arguments, keywords))
+        initialise(self, *arguments, **keywords)
+
+    return __init__
 
 
 def _noting(recorder, kind, name, function):

@@ -11,7 +11,6 @@ import ast
 
 from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.symbols import OPTIMIZER
-from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint, converted_path
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
@@ -19,20 +18,10 @@ from ascend_migrate.taxonomy import ROUTE_MINDSPORE, ROUTE_NPU
 
 
 def _data_parallel(context, entry, node, call, span, root) -> Fix | None:
-    """DataParallel(model, device_ids, output_device) → DistributedDataParallel(model): the rest is manual."""
-    rename = context.factory.rename_fix(entry, span, root)
-    if rename is None or call is None:
-        return rename
-    return Fix(
-        # The whole conversion (process group, sampler, launcher) is `migrate --distributed` (projects/distributed.py).
-        title=f"Replace with `{entry.target}` (then: init_process_group, one process per NPU, DistributedSampler; "
-              "all of it: `ascend-migrate migrate --distributed --main FILE --model VAR`)",
-        safe=False,
-        edits=rename.edits,
-        rewrite=CallArguments(context.factory.span(call), drop_keywords=("device_ids", "output_device", "dim"), keep_positional=1),
-        add_imports=rename.add_imports,
-        remove_imports=rename.remove_imports,
-    )
+    """DataParallel gets no fix, whatever the entry says: DistributedDataParallel needs a process group, one process
+    per NPU and a DistributedSampler, which `ascend-migrate migrate --distributed --main FILE --model VAR` writes
+    (projects/distributed.py; issue 17: a bare rename to DistributedDataParallel did not run)."""
+    return None
 
 
 def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:

@@ -9,7 +9,7 @@ from models import build_model
 
 def train(loader, epochs: int = 10) -> None:
     model = build_model().npu()
-    model = nn.parallel.DistributedDataParallel(model)
+    model = nn.DataParallel(model, device_ids=[0, 1, 2, 3])
     optimizer = torch_npu.optim.NpuFusedAdam(model.parameters(), lr=3e-4, weight_decay=0.01)
     criterion = nn.CrossEntropyLoss().npu()
     for epoch in range(epochs):

@@ -1,1 +1,1 @@
-"""torch_npu.contrib of the emulation: only transfer_to_npu is provided."""
+"""torch_npu.contrib of the emulation: transfer_to_npu, and module/function (runtime/affine.py) once torch_npu is imported."""
