@@ -33,4 +33,7 @@ PATTERN_NAMES = frozenset({
     "class-name",
     "class-signature",
     "bert-self-attention",
+    # analysis/rules/pitfalls.py
+    "device-capability-unpacked",
+    "device-properties-version",
 })

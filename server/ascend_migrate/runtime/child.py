@@ -59,6 +59,7 @@ def _install(recorder, plan: dict):
     sys.path.insert(0, EMULATED_PACKAGES)  # `import torch_npu` finds the emulation (a real torch_npu needs CANN)
     watch.watch_cuda_calls(recorder)
     watch.refuse_data_parallel(recorder)
+    watch.refuse_cuda_only_imports(recorder)
     _, unsupported_methods = watch.watch_unsupported(recorder, plan.get("unsupported", []))
     state.after_install.append(lambda: watch.note_capability(recorder))
     if plan.get("steps"):

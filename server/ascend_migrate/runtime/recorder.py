@@ -36,6 +36,14 @@ def user_caller(depth: int = 2):
     return frame
 
 
+def first_user_frame():
+    """The innermost frame of user code on the stack (an import statement reaches us through importlib's frames)."""
+    frame: types.FrameType | None = sys._getframe(1)
+    while frame is not None and (is_internal(frame.f_code.co_filename) or frame.f_code.co_filename.endswith("runpy.py")):
+        frame = frame.f_back
+    return frame
+
+
 def call_stack(frame) -> list[str]:
     """`file:line in function` of the user frames from `frame` outwards (runpy and the child are cut off)."""
     stack: list[str] = []

@@ -117,6 +117,8 @@ def _entry_for(record: dict, view: RouteView) -> Entry | None:
         return _first(view.by_string.get("cuda", []), lambda entry: entry.condition == "device")
     if kind == "shapes" and not record["data_dependent"]:
         return _first(view.by_name.get(VARYING_SHAPES_API, []))
+    if kind == "cuda-only-import":
+        return _first(view.import_entries(api))
     if api in _PATTERNS:
         return _first(view.patterns.get(_PATTERNS[api], []))
     entries = view.by_name.get(api, [])

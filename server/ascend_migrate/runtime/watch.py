@@ -278,6 +278,34 @@ def refuse_data_parallel(recorder: calls.Recorder) -> None:
     torch.nn.DataParallel.__init__ = __init__
 
 
+# CUDA-only modules that do not import on Ascend (mappings/third_party.yaml: amp_C is apex's CUDA extension; NVIDIA
+# apex is built on CUDA extensions, Ascend has its own apex build, which this emulation does not provide).
+CUDA_ONLY_MODULES = ("amp_C", "apex")
+
+
+class RefuseCudaOnly:
+    """A meta-path finder: `import amp_C` and `import apex` fail as on Ascend, noted at the user's import line."""
+
+    def __init__(self, recorder: calls.Recorder) -> None:
+        self.recorder = recorder
+
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if top not in CUDA_ONLY_MODULES:
+            return None
+        frame = calls.first_user_frame()
+        if frame is not None:
+            self.recorder.observe("cuda-only-import", name, frame)
+        raise ModuleNotFoundError(f"No module named {name!r}: {top} is CUDA-only and does not import on Ascend NPU "
+                                  "(ascend-migrate run refuses it as Ascend does)", name=name)
+
+
+def refuse_cuda_only_imports(recorder: calls.Recorder) -> None:
+    for name in [name for name in sys.modules if name.partition(".")[0] in CUDA_ONLY_MODULES]:
+        del sys.modules[name]  # imported before the program started (by nothing of ours): import it again, refused
+    sys.meta_path.insert(0, RefuseCudaOnly(recorder))
+
+
 def watch_unsupported(recorder: calls.Recorder, names: list[str]) -> tuple[list[str], frozenset[str]]:
     """Note each use from user code of the knowledge base's unsupported names (torch.x.y): functions are wrapped,
     classes noted where the user constructs one, Tensor methods returned for the Watch (it sees every method call).

@@ -4,12 +4,13 @@ Each module declares `RULE` (its events, pattern matchers and examples) against 
 adding a rule is a module and a line here. names (qualified references), methods (attributes on typed
 receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
-(fusable code shapes, definitions by name and signature).
+(fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
+properties pitfalls).
 """
 
 from __future__ import annotations
 
-from ascend_migrate.analysis.rules import imports, methods, names, patterns, shapes, strings
+from ascend_migrate.analysis.rules import imports, methods, names, patterns, pitfalls, shapes, strings
 from ascend_migrate.analysis.rules.api import Matcher, Rule
 
 RULES: tuple[Rule, ...] = (
@@ -19,6 +20,7 @@ RULES: tuple[Rule, ...] = (
     strings.RULE,
     patterns.RULE,
     shapes.RULE,
+    pitfalls.RULE,
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.rules.api import IMPORT, Example, Rule, RuleContext
 
 TORCH_NPU_NOT_IMPORTED = "torch-npu-not-imported"
@@ -39,17 +39,16 @@ def on_import(context: RuleContext, node: ast.Import | ast.ImportFrom) -> None:
 
 
 def _removal_fix(context: RuleContext, entry, node: ast.Import) -> Fix | None:
-    """`import amp_C` has nothing to become on Ascend: the fix deletes the statement's line(s)."""
+    """`import amp_C` has nothing to become on Ascend: the fix removes the import once nothing uses the name (a use
+    left, `amp_C.multi_tensor_l2norm(...)`, keeps it: removing it would turn the use into a NameError, issue 17; each
+    use is reported on its own, NPU112)."""
     if entry.fix == "none" or entry.target:
         return None
-    line, column, end_line, _ = context.factory.span(node)
-    text = context.factory.lines.text(line)
-    if text[: column - 1].strip():
-        return None  # `x = 1; import amp_C`: not alone on its line
+    name = node.names[0]
     return Fix(
-        title=f"Remove `import {node.names[0].name}`",
+        title=f"Remove `import {name.name}` (kept while the code still uses it)",
         safe=entry.fix == "safe",
-        edits=(TextEdit(line, 1, end_line + 1, 1, ""),),
+        remove_imports=(name.asname or name.name,),
     )
 
 

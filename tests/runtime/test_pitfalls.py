@@ -1,0 +1,67 @@
+"""The guide's pitfalls that survive the renames: the scan reports each at its line, the run stops there."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.runtime.conftest import PROGRAMS, marked_line
+
+pytest.importorskip("torch")
+
+
+def scan(path) -> dict[int, set[str]]:
+    completed = subprocess.run([sys.executable, "-m", "ascend_migrate", "scan", "--target", "npu", "--format", "json", str(path)],
+                               capture_output=True, text=True, timeout=120)
+    found: dict[int, set[str]] = {}
+    for finding in json.loads(completed.stdout)["findings"]:
+        found.setdefault(finding["line"], set()).add(finding["code"])
+    return found
+
+
+def test_properties_major_and_capability_unpacking_are_reported_where_they_break(run_program):
+    codes = scan(PROGRAMS / "guide_pitfalls.py")
+    assert "NPU111" in codes[marked_line("guide_pitfalls.py", "properties-major")]
+    assert "NPU110" in codes[marked_line("guide_pitfalls.py", "capability-unpacked")]
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "guide_pitfalls.py"))
+    assert run.status == 3  # the program's own failure, at the first pitfall it reaches: no major on NPU properties
+    line = marked_line("guide_pitfalls.py", "properties-major")
+    assert f'guide_pitfalls.py", line {line}' in run.stderr and "AttributeError" in run.stderr
+    assert "device Ascend NPU (emulated" in run.stderr
+
+
+def test_capability_unpacking_fails_at_its_line_under_the_emulation(run_program, tmp_path):
+    program = tmp_path / "capability.py"
+    text = (PROGRAMS / "guide_pitfalls.py").read_text(encoding="utf-8").replace("props.major >= 8", "False")
+    program.write_text(text, encoding="utf-8")
+    run = run_program("--format", "json", "--", "python", str(program))
+    assert run.status == 3
+    line = marked_line("guide_pitfalls.py", "capability-unpacked")
+    assert f'capability.py", line {line}' in run.stderr and "TypeError: cannot unpack non-iterable NoneType" in run.stderr
+    returned = {finding["line"]: finding["observed"]["returned"] for finding in run.report["findings"]}
+    assert returned[line] == "None"  # the capability call is noted with the value it gave (the properties call too)
+
+
+def test_amp_c_uses_are_reported_and_keep_their_import_through_the_fix(tmp_path):
+    copy = tmp_path / "amp_c_use.py"
+    shutil.copy(PROGRAMS / "amp_c_use.py", copy)
+    assert "NPU112" in scan(copy)[marked_line("amp_c_use.py", "amp-c-use")]
+    fixed = subprocess.run([sys.executable, "-m", "ascend_migrate", "fix", "--write", "--unsafe", "--target", "npu", str(copy)],
+                           capture_output=True, text=True, timeout=120)
+    assert fixed.returncode in (0, 1), fixed.stderr
+    text = copy.read_text(encoding="utf-8")
+    assert "import amp_C" in text and "amp_C.multi_tensor_l2norm" in text  # no NameError written: the use is left to the user
+    use = next(number for number, line in enumerate(text.splitlines(), start=1) if "PITFALL amp-c-use" in line)
+    assert "NPU112" in scan(copy)[use]  # still reported after the fix (the fix added `import torch_npu` above it)
+
+
+def test_amp_c_and_apex_do_not_import_under_the_emulation(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "amp_c_use.py"))
+    assert run.status == 3
+    line = marked_line("amp_c_use.py", "amp-c-import")
+    assert [(finding["line"], finding["code"], finding["api"]) for finding in run.report["findings"]] == [(line, "TP101", "amp_C")]
+    assert "ModuleNotFoundError: No module named 'amp_C': amp_C is CUDA-only" in run.stderr
