@@ -65,3 +65,17 @@ def test_amp_c_and_apex_do_not_import_under_the_emulation(run_program):
     line = marked_line("amp_c_use.py", "amp-c-import")
     assert [(finding["line"], finding["code"], finding["api"]) for finding in run.report["findings"]] == [(line, "TP101", "amp_C")]
     assert "ModuleNotFoundError: No module named 'amp_C': amp_C is CUDA-only" in run.stderr
+
+
+def test_restrictions_are_checked_against_the_values_passed_and_a_harmless_static_finding_is_marked(run_program):
+    assert "NPU204" in scan(PROGRAMS / "restrictions.py")[marked_line("restrictions.py", "harmless-format")]  # a variable
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "restrictions.py"))
+    assert run.status == 1 and run.report["program"]["outcome"] == "completed", run.stderr
+    confirmed = {finding["line"]: finding for finding in run.report["findings"] if finding["code"] == "NPU204"}
+    assert sorted(confirmed) == [marked_line("restrictions.py", "sorted-false"), marked_line("restrictions.py", "channels-last")]
+    channels_last = confirmed[marked_line("restrictions.py", "channels-last")]
+    assert channels_last["observed"]["value"] == "channels_last" and "`memory_format` was channels_last" in channels_last["message"]
+    [harmless] = run.report["harmless"]
+    assert (harmless["line"], harmless["code"], harmless["api"]) == (marked_line("restrictions.py", "harmless-format"), "NPU204",
+                                                                     "torch.Tensor.to")
+    assert harmless["harmless"].startswith("harmless at run time")

@@ -62,7 +62,7 @@ def run(arguments: argparse.Namespace) -> int:
     from ascend_migrate.kb.index import KnowledgeBase
     from ascend_migrate.runtime import report
     from ascend_migrate.runtime.launch import ProgramError, parse_program, run_child
-    from ascend_migrate.runtime.plan import unsupported_names
+    from ascend_migrate.runtime.plan import restriction_rows, unsupported_names
 
     try:
         program = parse_program(arguments.program)
@@ -74,7 +74,8 @@ def run(arguments: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         settings = load_settings(Path.cwd(), {"torch-version": arguments.torch_version, "fail-on": arguments.fail_on})
-        view = KnowledgeBase.load().view("npu", settings.torch_version, settings.mindspore_version)
+        knowledge_base = KnowledgeBase.load()
+        view = knowledge_base.view("npu", settings.torch_version, settings.mindspore_version)
     except ConfigError as error:
         print_error(str(error))
         return EXIT_USAGE
@@ -82,15 +83,16 @@ def run(arguments: argparse.Namespace) -> int:
         print_error(f"the knowledge base is broken: {error}")
         return EXIT_USAGE
     child = run_child(program, steps=arguments.steps, timeout=arguments.timeout, unsupported=unsupported_names(view),
-                      quiet_stdout=arguments.format == "json" and arguments.output is None)
+                      quiet_stdout=arguments.format == "json" and arguments.output is None, restrictions=restriction_rows(view))
     if child.outcome.outcome == "no-torch":
         print_error(child.outcome.message)
         return EXIT_USAGE
     base = Path.cwd()
     findings = report.findings_from(child.records, view, base, dict(settings.severity))
+    harmless = report.harmless_static_findings(child.records, settings, knowledge_base, base)
     try:
         write_atomically(arguments.shape_report / report.DYNAMIC_SHAPE_CSV, report.dynamic_shape_csv(child.records, base).encode())
-        text = _render(arguments.format, findings, child, arguments)
+        text = _render(arguments.format, findings, child, arguments, harmless)
         if arguments.output is None:
             sys.stdout.write(text)
         else:
@@ -121,7 +123,7 @@ def _program_line(child, arguments) -> str:
     }.get(outcome.outcome, outcome.outcome)
 
 
-def _render(output_format: str, findings, child, arguments) -> str:
+def _render(output_format: str, findings, child, arguments, harmless=()) -> str:
     import json
 
     from ascend_migrate import __version__
@@ -135,6 +137,7 @@ def _render(output_format: str, findings, child, arguments) -> str:
                         "exit_code": child.outcome.exit_code, "steps": child.outcome.steps,
                         "summary": _program_line(child, arguments)},
             "findings": [item.to_json() for item in findings],
+            "harmless": [item.to_json() for item in harmless],
         }
         return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
     lines = []
@@ -143,5 +146,7 @@ def _render(output_format: str, findings, child, arguments) -> str:
         lines.append(f"{finding.path}:{finding.line}: {finding.code} {finding.message}")
         if any(value != "" for value in item.observed.values()):
             lines.append("    observed: " + ", ".join(f"{key}={value}" for key, value in item.observed.items() if value != ""))
+    for item in harmless:
+        lines.append(f"{item.path}:{item.line}: {item.code} {item.api}: {item.to_json()['harmless']}")
     lines.append(f"{len(findings)} finding{'s' if len(findings) != 1 else ''} confirmed at run time; {_program_line(child, arguments)}")
     return "\n".join(lines) + "\n"

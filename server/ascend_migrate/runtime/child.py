@@ -64,7 +64,7 @@ def _install(recorder, plan: dict):
     state.after_install.append(lambda: watch.note_capability(recorder))
     if plan.get("steps"):
         watch.count_steps(plan["steps"])
-    mode = watch.Watch(recorder, unsupported_methods)
+    mode = watch.Watch(recorder, unsupported_methods, watch.restrictions_by_name(plan.get("restrictions", [])))
     mode.__enter__()
     state.watching = True
     return mode

@@ -64,14 +64,14 @@ class ChildResult:
 
 
 def run_child(program: Program, *, steps: int | None, timeout: float | None, unsupported: list[str],
-              quiet_stdout: bool) -> ChildResult:
+              quiet_stdout: bool, restrictions: list[dict] | None = None) -> ChildResult:
     """Runs the program under the emulation in a child process; its output goes to ours (stdout to stderr when
     the report owns stdout)."""
     with tempfile.TemporaryDirectory(prefix="ascend-migrate-run-") as directory:
         observations = Path(directory) / "observations.jsonl"
         plan_path = Path(directory) / "plan.json"
         plan = {"argv": program.argv, "module": program.module, "observations": str(observations), "steps": steps,
-                "unsupported": unsupported}
+                "unsupported": unsupported, "restrictions": restrictions or []}
         plan_path.write_text(json.dumps(plan), encoding="utf-8")
         environment = dict(os.environ)
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, (SERVER_DIRECTORY, environment.get("PYTHONPATH"))))

@@ -24,3 +24,22 @@ def unsupported_names(view: RouteView) -> list[str]:
 
 def _unsupported(entry) -> bool:
     return entry.code in UNSUPPORTED_CODES and entry.category == "npu-unsupported" and not entry.condition
+
+
+def restriction_rows(view: RouteView) -> list[dict]:
+    """The restriction rows with `when` conditions on torch APIs (NPU204 and caveats), as JSON for the child: the
+    child checks each condition against the arguments a call really passes (analysis/restrictions.py reads the
+    same conditions from the source text)."""
+    rows = []
+    entries = [entry for listed in view.by_name.values() for entry in listed]
+    entries += [entry for listed in view.by_method.values() for entry in listed if entry.api.startswith("torch.Tensor.")]
+    seen = set()
+    for entry in entries:
+        if not entry.when or not entry.api.startswith("torch.") or entry.key in seen or not entry.reported:
+            continue
+        seen.add(entry.key)
+        rows.append({"api": entry.api, "key": entry.key, "when": [
+            {"argument": condition.argument, "position": condition.position, "values": list(condition.values),
+             "other_than": list(condition.other_than), "missing": condition.missing, "present": condition.present,
+             "unless_number": condition.unless_number} for condition in entry.when]})
+    return rows

@@ -87,6 +87,8 @@ def findings_from(records: list[dict], view: RouteView, base: Path, user_severit
                 message = f"a CUDA device reaches `{observed.get('call', '?')}`: {headline(entry, 'cuda')}"
             if "returned" in observed:
                 message += f" (returned {observed['returned']})"
+            if record["kind"] == "restriction":
+                message += f" (`{observed.get('argument')}` was {observed.get('value')})"
         severity = (user_severities or {}).get(entry.category) or entry.severity or DEFAULT_SEVERITY[entry.category]
         finding = Finding(_display(record["path"], base), record["line"], 1, record["line"], 1, entry.code or "", entry.category,
                           severity, api, f"{message} [{CONFIRMED}]", suggestion(entry), "exact",
@@ -94,6 +96,43 @@ def findings_from(records: list[dict], view: RouteView, base: Path, user_severit
         found.append(RuntimeFinding(finding, observed, record.get("stack", [])))
     found.sort(key=lambda item: (item.finding.path, item.finding.line, item.finding.code))
     return found
+
+
+@dataclass(frozen=True)
+class HarmlessFinding:
+    """A static finding of a restriction row whose calls the run saw, none of which met the restriction."""
+
+    path: str
+    line: int
+    code: str
+    api: str
+    calls_seen: str = "every call the run saw at this line"
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "code": self.code, "api": self.api,
+                "harmless": f"harmless at run time: the restricted argument or value was never passed ({self.calls_seen})"}
+
+
+def harmless_static_findings(records: list[dict], settings, knowledge_base, base: Path) -> list[HarmlessFinding]:
+    """Static findings (scan's, of the files where the run checked a restriction) that the run shows harmless: at
+    their line, calls of their restriction row ran and none met it. Only the paths this run took are shown harmless."""
+    from ascend_migrate.analysis.engine import analyze_file
+    from ascend_migrate.files import read_source
+
+    met = {(record["path"], record["line"], (record.get("observed") or {}).get("entry")) for record in records
+           if record["kind"] == "restriction"}
+    clear = {(record["path"], record["line"], (record.get("observed") or {}).get("entry")) for record in records
+             if record["kind"] == "restriction-clear"} - met
+    harmless: list[HarmlessFinding] = []
+    for path in sorted({path for path, _, _ in clear}):
+        try:
+            source = read_source(Path(path))
+        except (OSError, ValueError):
+            continue  # a file the run saw but cannot read now: nothing is claimed about it
+        for finding in analyze_file(source, path, settings, knowledge_base).findings:
+            if (path, finding.line, finding.entry_key) in clear:
+                harmless.append(HarmlessFinding(_display(path, base), finding.line, finding.code, finding.api))
+    return harmless
 
 
 def _one_varying_site_per_line(records: list[dict]) -> list[dict]:
@@ -117,6 +156,12 @@ def _entry_for(record: dict, view: RouteView) -> Entry | None:
         return _first(view.by_string.get("cuda", []), lambda entry: entry.condition == "device")
     if kind == "shapes" and not record["data_dependent"]:
         return _first(view.by_name.get(VARYING_SHAPES_API, []))
+    if kind == "restriction":
+        key = (record.get("observed") or {}).get("entry")
+        entries = view.by_name.get(api, []) + [entry for listed in view.by_method.values() for entry in listed if entry.api == api]
+        return _first(entries, lambda entry: entry.key == key)
+    if kind == "restriction-clear":
+        return None  # not a finding: it marks a static finding harmless (harmless_sites)
     if kind == "cuda-only-import":
         return _first(view.import_entries(api))
     if api in _PATTERNS:

@@ -34,10 +34,12 @@ class Watch(TorchFunctionMode):
     """Sees every torch function and Tensor method: moves NPU devices to the CPU, notes CUDA devices, and records
     the shapes at each call the user's own code makes."""
 
-    def __init__(self, recorder: calls.Recorder, unsupported_methods: frozenset[str] = frozenset()) -> None:
+    def __init__(self, recorder: calls.Recorder, unsupported_methods: frozenset[str] = frozenset(),
+                 restrictions: dict[str, list[dict]] | None = None) -> None:
         super().__init__()
         self.recorder = recorder
         self.unsupported_methods = unsupported_methods  # torch.Tensor.X names the knowledge base calls unsupported
+        self.restrictions = restrictions or {}  # api → the restriction rows (`when` conditions) of the knowledge base
         self.sites: dict[tuple[str, str, int], Site] = {}
         self._names: dict[object, str] = {}
 
@@ -57,6 +59,12 @@ class Watch(TorchFunctionMode):
             self.recorder.observe("device-string", "cuda", caller, call=name)
         if name in self.unsupported_methods:  # noted, then run on the CPU so that one run finds them all
             self.recorder.observe("unsupported-call", name, caller, arguments=_brief(args[1:], kwargs))
+        for row in self.restrictions.get(name, ()):
+            met = restriction_met(row, name, args, kwargs)
+            # "restriction": a call met it (a finding); "restriction-clear": a call at this line did not (a static
+            # finding there is harmless when no call met it)
+            self.recorder.observe("restriction" if met else "restriction-clear", name, caller, entry=row["key"],
+                                  **({"argument": met[0], "value": met[1]} if met else {}))
         result = func(*args, **kwargs)
         short = name.rsplit(".", 1)[-1]
         if short not in _SKIPPED_METHODS:
@@ -85,6 +93,55 @@ class Watch(TorchFunctionMode):
 
     def shape_records(self) -> list[dict]:
         return [site.to_json() for site in self.sites.values() if site.data_dependent or site.varies]
+
+
+def restrictions_by_name(rows: list[dict]) -> dict[str, list[dict]]:
+    """The plan's restriction rows by the name the watch resolves (torch.nn.functional.interpolate, torch.Tensor.X)."""
+    found: dict[str, list[dict]] = {}
+    for row in rows:
+        found.setdefault(row["api"], []).append(row)
+    return found
+
+
+def restriction_met(row: dict, name: str, args, kwargs) -> tuple[str, str] | None:
+    """(argument, value as written) of the first `when` condition this call meets, or None. The values are the ones
+    really passed: a variable holding `torch.contiguous_format` is contiguous_format here, whatever its name."""
+    positional = args[1:] if name.startswith("torch.Tensor.") else args  # a method's positions count after self
+    for condition in row["when"]:
+        argument = condition["argument"]
+        if argument in kwargs:
+            value = kwargs[argument]
+        elif condition["position"] is not None and condition["position"] < len(positional):
+            value = positional[condition["position"]]
+        else:
+            if condition["missing"]:
+                return argument, "(not passed: the default)"
+            continue
+        if not condition["present"] or (condition["unless_number"] and type(value) in (int, float)):
+            continue
+        written = _written(value)
+        if condition["values"]:
+            if any(part in condition["values"] for part in written):
+                return argument, ", ".join(written)
+        elif condition["other_than"]:
+            if not written or any(part not in condition["other_than"] for part in written):
+                return argument, ", ".join(written) or _brief((value,), {})
+        elif value is not None:
+            return argument, ", ".join(written) or _brief((value,), {})
+    return None
+
+
+def _written(value) -> list[str]:
+    """A passed value as the knowledge base writes values (`True`, `nearest`, `channels_last`, `1`); a tuple or list
+    gives each element's; [] for values written otherwise (tensors, objects)."""
+    if isinstance(value, (tuple, list)):
+        parts = [_written(item) for item in value]
+        return [part for written in parts for part in written] if all(parts) else []
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return [str(value)]
+    if isinstance(value, (torch.memory_format, torch.dtype, torch.layout)):
+        return [str(value).rsplit(".", 1)[-1]]
+    return []
 
 
 class EmulatedDevices(TorchFunctionMode):
