@@ -6,7 +6,9 @@
 # the converted script trains in two processes under the emulation, the launcher runs torchrun, the --auto copy
 # runs; 47 s measured on 2 shared cores with torch 2.13.0) and tests/execution/npu (the npu corpus: real training
 # scripts fixed with `fix --write --unsafe --target npu`, then run under the emulation; numpy<2 for nanoGPT's and
-# GAT's data); fails when a test fails or when no test ran. Measured 2026-12-01 on the shared 2 cores: tests/runtime 2:20, tests/execution/npu 2:35.
+# GAT's data); fails when a test fails or when no test ran. Measured 2026-12-01 on the shared 2 cores (other jobs
+# running), before the projects test joined: 5:48 wall with a fresh venv (torch from the local wheel, the torch_npu
+# wheel already there), of which pytest 4:02 for the 25 tests of tests/runtime and tests/execution/npu.
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
