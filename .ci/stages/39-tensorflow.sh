@@ -2,12 +2,12 @@
 # Stage 39: the TensorFlow/Keras side of the knowledge base against the real packages (issue 21).
 # A venv of its own gets tensorflow-cpu 2.21.0, keras 3.15.1 and tf_keras 2.21.0 from PyPI (pinned: the inventory test
 # compares the committed inventory with what exactly these releases export) (no mindspore: stage 30 checks the
-# MindSpore targets), then runs tests/tensorflow, whose test_tensorflow_installed.py skips without these packages:
+# MindSpore targets), then runs tests/tensorflow_route, whose test_tensorflow_installed.py skips without these packages:
 #   every source name of the hand-written TensorFlow tables is public in tensorflow 2.21.0 / keras 3, and
 #   mappings/tensorflow_inventory.yaml is exactly what tools/generate_mappings/tensorflow_inventory.py collects now.
 # Fails on a failed test or when the installed-package tests did not run.
 # Budget: measured here 11 min 21 s wall with a cold venv on 2 cores shared with other test runs (72 s of CPU;
-# most of the wall time is the tensorflow-cpu download and install), of which tests/tensorflow took 1 min 45 s.
+# most of the wall time is the tensorflow-cpu download and install), of which tests/tensorflow_route took 1 min 45 s.
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -28,12 +28,12 @@ if ! "$venv/bin/pip" install -q tensorflow-cpu==2.21.0 keras==3.15.1 tf_keras==2
 fi
 "$venv/bin/pip" install -q -e "$root[test]" >>.ci/logs/tensorflow-install.log 2>&1 || fail "ascend-migrate does not install into the tensorflow venv"
 
-echo "+ pytest tests/tensorflow -rs"
-"$venv/bin/python" -m pytest -q -rs tests/tensorflow >.ci/logs/tensorflow-tests.txt 2>&1
+echo "+ pytest tests/tensorflow_route -rs"
+"$venv/bin/python" -m pytest -q -rs tests/tensorflow_route >.ci/logs/tensorflow-tests.txt 2>&1
 status=$?
 tail -n 3 .ci/logs/tensorflow-tests.txt
 if grep -q "SKIPPED.*test_tensorflow_installed" .ci/logs/tensorflow-tests.txt; then
   fail "the installed-package tests were skipped (see .ci/logs/tensorflow-tests.txt)"
 fi
-[ "$status" -eq 0 ] || fail "tests/tensorflow failed (see .ci/logs/tensorflow-tests.txt)"
+[ "$status" -eq 0 ] || fail "tests/tensorflow_route failed (see .ci/logs/tensorflow-tests.txt)"
 echo "stage 39-tensorflow: passed ($(tail -n 1 .ci/logs/tensorflow-tests.txt))"
