@@ -11,8 +11,9 @@ HERE = Path(__file__).resolve().parent
 HAND_EDITS = HERE / "hand_edits.yaml"
 # The fields a person may decide for a generated entry. `when`, `reported`, `note_original` and
 # `documentation_only` have no reference row behind them; `code`, `note`, `suggestion` and `severity` replace what the rows
-# say (an English restriction note whose Chinese original is kept in `note_original`, a severity judged on real code).
-EDITABLE = ("code", "reported", "severity", "note", "note_original", "suggestion", "when", "documentation_only")
+# say (an English restriction note whose Chinese original is kept in `note_original`, a severity judged on real code), and
+# `fix` a fix's safety found by running what it writes (issue 17: `fix: none` where the rename breaks programs).
+EDITABLE = ("code", "reported", "severity", "fix", "note", "note_original", "suggestion", "when", "documentation_only")
 IDENTITY = ("api", "route", "match", "condition", "receiver", "source_versions")
 
 
