@@ -34,7 +34,7 @@ def test_save_of_a_state_dict_becomes_save_checkpoint(run):
     result = run(textwrap.dedent(source), "mindspore")
     assert [f.fix is not None for f in result.findings if f.code == "MS206"] == [True, False]
     assert fixed(run, source, "mindspore") == (
-        "\nimport torch\nimport mindspore\nmindspore.save_checkpoint(model, \"net.pt\")\ntorch.save({\"epoch\": 3}, \"meta.pt\")\n"
+        "\nimport torch\nimport mindspore\nmindspore.save_checkpoint(model, \"net.ckpt\")\ntorch.save({\"epoch\": 3}, \"meta.pt\")\n"
     )
 
 

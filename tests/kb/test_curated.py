@@ -188,7 +188,7 @@ def test_curated_tables_say_how_each_entry_was_checked(table):
 def test_structure_entries_carry_the_structure_codes():
     entries, _ = load_table(MAPPINGS / "structure.yaml")
     codes = {entry.code for entry in entries}
-    assert codes == {"MS201", "MS202", "MS203", "MS204", "MS205", "MS206", "MS207", "MS208", "MS209"}
+    assert codes == {"MS201", "MS202", "MS203", "MS204", "MS205", "MS206", "MS207", "MS208", "MS209", "MS213"}
     assert {entry.category for entry in entries} == {"ms-structure"}
 
 
@@ -208,7 +208,10 @@ def test_structure_entries_carry_the_structure_codes():
 ])
 def test_structural_rules_match_the_way_the_engine_expects(knowledge_base, api, match, receiver, code, target):
     found = [entry for entry in knowledge_base.lookup(api) if entry.route == "mindspore" and entry.table == "structure"]
-    assert [(entry.match, entry.receiver, entry.code, entry.target) for entry in found] == [(match, receiver, code, target)]
+    # train(), eval() and to(device) also have an entry for a receiver of unknown type (heuristic, issue 17).
+    typed = [entry for entry in found if entry.receiver != "any" or receiver == "any"]
+    assert [(entry.match, entry.receiver, entry.code, entry.target) for entry in typed] == [(match, receiver, code, target)]
+    assert {(entry.code, entry.target) for entry in found} == {(code, target)}
 
 
 def test_state_dict_targets_follow_the_mindspore_version(knowledge_base):
@@ -228,7 +231,7 @@ def test_tensor_method_rows_resolve_to_method_entries(view):
     cpu = coverage.answer(view, "<tensor>.cpu()")
     assert [(entry.api, entry.match, entry.receiver) for entry in cpu] == [("torch.Tensor.cpu", "method", "any")]
     to_cuda = coverage.answer(view, "<tensor>.to('cuda')")
-    assert [(entry.api, entry.match) for entry in to_cuda] == [("cuda", "string"), ("torch.Tensor.to", "method")]
+    assert [(entry.api, entry.match) for entry in to_cuda] == [("cuda", "string"), ("torch.Tensor.to", "method"), ("torch.Tensor.to", "method")]
 
 
 def test_a_file_using_the_300_most_used_names_gets_no_unsupported_finding_for_a_name_with_an_equivalent(view, usage):
@@ -262,7 +265,8 @@ def test_the_tensor_methods_real_code_calls_most_have_a_tensor_method_entry(view
 def test_tensor_method_entries_match_only_a_known_tensor_receiver(view):
     names = [row.api[len("<tensor>."):-2] for row in coverage.load_method_usage(MAPPINGS / coverage.METHOD_USAGE_FILE)]
     receivers = {entry.receiver for name in names for entry in view.by_method.get(name, []) if entry.receiver_type == "torch.Tensor"}
-    # "any" is kept for the calls that are nearly always torch: .cuda() and .cpu().
+    # "any" is kept for the calls that are nearly always torch: .cuda(), .cpu() and .to(device) (a device
+    # argument, never a dtype: the entry's `when`; issue 17: a batch's x.to(device) was not reported).
     assert receivers == {"tensor", "any"}
     assert sorted({entry.method_name for name in names for entry in view.by_method.get(name, [])
-                   if entry.receiver_type == "torch.Tensor" and entry.receiver == "any"}) == ["cpu", "cuda"]
+                   if entry.receiver_type == "torch.Tensor" and entry.receiver == "any"}) == ["cpu", "cuda", "to"]

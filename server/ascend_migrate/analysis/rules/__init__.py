@@ -5,18 +5,20 @@ adding a rule is a module and a line here. names (qualified references), methods
 receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
-properties pitfalls).
+properties pitfalls), training_step (the MindSpore route's training step), device_choice (the device chosen once).
 """
 
 from __future__ import annotations
 
-from ascend_migrate.analysis.rules import imports, methods, names, patterns, pitfalls, shapes, strings
+from ascend_migrate.analysis.rules import device_choice, imports, methods, names, patterns, pitfalls, shapes, strings, training_step
 from ascend_migrate.analysis.rules.api import Matcher, Rule
 
 RULES: tuple[Rule, ...] = (
     imports.RULE,
     names.RULE,
     methods.RULE,
+    training_step.RULE,
+    device_choice.RULE,
     strings.RULE,
     patterns.RULE,
     shapes.RULE,

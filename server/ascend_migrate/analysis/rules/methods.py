@@ -9,6 +9,7 @@ import re
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.structure_fixes import METHOD_BUILDERS
 from ascend_migrate.taxonomy import ROUTE_NPU
 
 # Structural method rewrites whose replacement is not a plain rename: api → (new text for a call with no
@@ -97,6 +98,9 @@ def _receiver_is_foreign(node: ast.expr) -> bool:
 def _method_fix(context: RuleContext, entry, node: ast.Attribute, call: ast.Call | None, span) -> Fix | None:
     if entry.fix == "none":
         return None
+    builder = METHOD_BUILDERS.get((context.route, entry.api))
+    if builder is not None:
+        return builder(context, entry, node, call, span)
     rewrite = _CALL_REWRITES.get(entry.api)
     if rewrite is not None:
         if call is None:

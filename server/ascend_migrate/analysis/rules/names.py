@@ -76,7 +76,9 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         return None
     builder = BUILDERS.get((context.route, entry.api))
     if builder is not None:
-        return builder(context, entry, None, call, span, root)
+        built = builder(context, entry, None, call, span, root)
+        if built is not NotImplemented:  # NotImplemented: not this entry's shape (another era's target)
+            return built
     fix = context.factory.rename_fix(entry, span, root)
     if fix is None or call is None or not entry.parameters:
         return fix

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.symbols import OPTIMIZER
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint, converted_path
@@ -25,16 +25,27 @@ def _data_parallel(context, entry, node, call, span, root) -> Fix | None:
 
 
 def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:
-    """torch.save(model.state_dict(), path) → mindspore.save_checkpoint(model, path)."""
+    """torch.save(model.state_dict(), path) → mindspore.save_checkpoint(model, path), and torch.save(model, path)
+    for a model (a Cell: its parameters are saved, not its pickled object); a ".pth"/".pt" file name in a
+    literal becomes ".ckpt" (save_checkpoint appends ".ckpt" to any other name: x.pth.ckpt)."""
     if call is None or len(call.args) != 2 or call.keywords:
         return None
     first = call.args[0]
-    if not (type(first) is ast.Call and type(first.func) is ast.Attribute and first.func.attr == "state_dict"
-            and not first.args and not first.keywords):
+    state_dict = (type(first) is ast.Call and type(first.func) is ast.Attribute and first.func.attr == "state_dict"
+                  and not first.args and not first.keywords)
+    if not state_dict and not context.types.is_module(context.infer(first)):
         return None
+    path_edits = _checkpoint_name(context, call.args[1])
+    if not state_dict:
+        rename = context.factory.rename_fix(entry, span, root)
+        if rename is None:
+            return None
+        return Fix(title="Replace with `mindspore.save_checkpoint(model, path)` (saves the parameters)", safe=False,
+                   edits=rename.edits + path_edits, add_imports=rename.add_imports, remove_imports=rename.remove_imports)
     return Fix(
         title="Replace with `mindspore.save_checkpoint(model, path)`",
         safe=False,
+        edits=path_edits,
         rewrite=SaveCheckpoint(context.factory.span(call), callee="mindspore.save_checkpoint"),
         add_imports=("import mindspore",),
         remove_imports=(root,) if root else (),
@@ -61,6 +72,22 @@ def _load_checkpoint(context, entry, node, call, span, root) -> Fix | None:
     )
 
 
+def _checkpoint_name(context, path: ast.expr) -> tuple[TextEdit, ...]:
+    """The edit of a literal file name's `.pth`/`.pt` suffix to `.ckpt` (`"%s/net_%d.pth" % ...` too)."""
+    literal = path.left if type(path) is ast.BinOp and type(path.op) is ast.Mod else path
+    if type(literal) is not ast.Constant or type(literal.value) is not str:
+        return ()
+    line, column, end_line, end_column = context.factory.span(literal)
+    text = context.factory.lines.text(line)[column - 1:end_column - 1]
+    if line != end_line or len(text) < 2 or text[-1] not in "'\"":
+        return ()
+    for suffix in (".pth", ".pt"):
+        if text[:-1].endswith(suffix):
+            start = end_column - 1 - len(suffix)
+            return (TextEdit(line, start, line, end_column - 1, ".ckpt"),)
+    return ()
+
+
 def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
     """clip_grad_norm_(model.parameters(), max_norm) → optimizer.clip_grad_norm_fused_(max_norm)."""
     if call is None:
@@ -82,3 +109,267 @@ BUILDERS = {
     (ROUTE_MINDSPORE, "torch.load"): _load_checkpoint,
     (ROUTE_NPU, "torch.nn.utils.clip_grad_norm_"): _clip_grad_fused,
 }
+
+
+# --- the MindSpore route's program structure (issue 17; proven by tests/execution) --------------------------
+
+
+def source_text(context, node: ast.AST) -> str:
+    """The source text of `node` as written (several lines joined with the file's own line breaks removed)."""
+    line, column, end_line, end_column = context.factory.span(node)
+    lines = context.factory.lines
+    if line == end_line:
+        return lines.text(line)[column - 1:end_column - 1]
+    parts = [lines.text(line)[column - 1:], *(lines.text(number) for number in range(line + 1, end_line)), lines.text(end_line)[:end_column - 1]]
+    return "\n".join(parts)
+
+
+def _drop_device_call(context, entry, node: ast.Attribute, call, span) -> Fix | None:
+    """`x.to(device)`, `model.to(device)`, `x.cuda()`, `model.cuda()` → `x` / `model`: MindSpore places every
+    tensor and cell on the process's device (mindspore.set_device), so the call has nothing left to do."""
+    if call is None or call.func is not node:
+        return None
+    if node.attr == "to":
+        arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+        if len(arguments) != 1 or any(keyword.arg not in ("device",) for keyword in call.keywords):
+            return None  # x.to(device, dtype) or x.to(other): a cast is left to the user
+    elif call.args and not (len(call.args) == 1 and type(call.args[0]) in (ast.Constant, ast.Name)):
+        return None
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title=f"Drop `.{node.attr}(...)` (MindSpore runs on the device set once with mindspore.set_device)",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, source_text(context, node.value)),),
+    )
+
+
+METHOD_BUILDERS = {
+    (ROUTE_MINDSPORE, "torch.Tensor.to"): _drop_device_call,
+    (ROUTE_MINDSPORE, "torch.nn.Module.to"): _drop_device_call,
+    (ROUTE_MINDSPORE, "torch.Tensor.cuda"): _drop_device_call,
+    (ROUTE_MINDSPORE, "torch.nn.Module.cuda"): _drop_device_call,
+}
+
+# torch device names → MindSpore's device targets (mindspore.set_device accepts "CPU", "GPU" and "Ascend").
+DEVICE_TARGETS = {"cuda": "Ascend", "npu": "Ascend", "cpu": "CPU"}
+
+
+def mindspore_device(node: ast.expr) -> str | None:
+    """`"cuda" if cond else "cpu"` → `"Ascend" if cond else "CPU"` (the test's own text kept for its own fix);
+    None unless every possible value is a device literal."""
+    if type(node) is ast.Constant and type(node.value) is str:
+        target = DEVICE_TARGETS.get(node.value.split(":", 1)[0])
+        return None if target is None else f'"{target}"'
+    if type(node) is ast.IfExp:
+        body, orelse = mindspore_device(node.body), mindspore_device(node.orelse)
+        if body is None or orelse is None:
+            return None
+        return f"{body} if {ast.unparse(node.test)} else {orelse}"
+    return None
+
+
+def _loader_options(call: ast.Call) -> dict[str, ast.expr] | None:
+    """The keywords of a DataLoader call this fix keeps, or None when it passes one it cannot carry over."""
+    options: dict[str, ast.expr] = {}
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            return None  # **kwargs: which options arrive is not known here
+        if keyword.arg in ("pin_memory", "persistent_workers"):
+            continue  # no counterpart and no effect on the values
+        if keyword.arg not in ("dataset", "batch_size", "shuffle", "drop_last", "num_workers"):
+            return None  # sampler, collate_fn, ...: a manual port
+        options[keyword.arg] = keyword.value
+    for position, argument in enumerate(call.args):
+        name = ("dataset", "batch_size", "shuffle")[position] if position < 3 else None
+        if name is None or type(argument) is ast.Starred:
+            return None
+        options[name] = argument
+    return options
+
+
+def _columns(context, source: ast.expr) -> tuple[str, list[str]] | None:
+    """(data tuple text, column names) of an inline `TensorDataset(a, b)` or of what its fix wrote."""
+    if type(source) is not ast.Call:
+        return None
+    qualified = context.qualified_name(source.func) or ""
+    if qualified.endswith("TensorDataset") and source.args and not source.keywords and not any(type(a) is ast.Starred for a in source.args):
+        arrays = [f"numpy.asarray({source_text(context, argument)})" for argument in source.args]
+        return "(" + ", ".join(arrays) + ("," if len(arrays) == 1 else "") + ")", [f"column_{index}" for index in range(len(arrays))]
+    if qualified == "mindspore.dataset.NumpySlicesDataset" and source.args:
+        names = next((keyword.value for keyword in source.keywords if keyword.arg == "column_names"), None)
+        if type(names) is ast.List and all(type(item) is ast.Constant for item in names.elts):
+            return source_text(context, source.args[0]), [item.value for item in names.elts]  # type: ignore[attr-defined]
+    return None
+
+
+def _data_loader(context, entry, node, call, span, root) -> Fix | None:
+    """DataLoader(TensorDataset(a, b), batch_size=B, shuffle=S, drop_last=D, num_workers=W) →
+    mindspore.dataset.NumpySlicesDataset((numpy.asarray(a), numpy.asarray(b)), column_names=[...], shuffle=S,
+    num_parallel_workers=W).batch(B, drop_remainder=D): every option kept (torch's defaults written out)."""
+    if call is None:
+        return None
+    options = _loader_options(call)
+    if options is None or "dataset" not in options:
+        return None
+    found = _columns(context, options["dataset"])
+    if found is None:
+        return None  # a Dataset object built elsewhere: its columns are not known here (GeneratorDataset by hand)
+    data, columns = found
+    text = lambda name, default: source_text(context, options[name]) if name in options else default  # noqa: E731
+    workers = text("num_workers", "0")
+    parallel = "" if workers == "0" else f", num_parallel_workers=max(1, {workers})"
+    new = (f"mindspore.dataset.NumpySlicesDataset({data}, column_names={columns!r}, shuffle={text('shuffle', 'False')}{parallel})"
+           f".batch({text('batch_size', '1')}, drop_remainder={text('drop_last', 'False')})").replace("'", '"')
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title="Replace with `mindspore.dataset.NumpySlicesDataset(...).batch(...)` (batch, shuffle, drop_last, workers kept)",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, new),),
+        add_imports=("import mindspore", "import numpy"),
+        remove_imports=tuple(name for name in (root, _root_name(options["dataset"])) if name),
+    )
+
+
+def _root_name(source: ast.expr) -> str | None:
+    """`TensorDataset` of an inline `TensorDataset(...)` (its import may go once the call is rewritten)."""
+    function = source.func if type(source) is ast.Call else None
+    while type(function) is ast.Attribute:
+        function = function.value
+    return function.id if type(function) is ast.Name else None
+
+
+def _tensor_dataset(context, entry, node, call, span, root) -> Fix | None:
+    """TensorDataset(a, b) → NumpySlicesDataset((numpy.asarray(a), numpy.asarray(b)), column_names=[...],
+    shuffle=False): the arrays as one tuple (never the labels as column names), in order, as torch keeps them."""
+    if call is None:
+        return None
+    found = _columns(context, call)
+    if found is None or not (context.qualified_name(call.func) or "").endswith("TensorDataset"):
+        return None
+    data, columns = found
+    line, column, end_line, end_column = context.factory.span(call)
+    new = f"mindspore.dataset.NumpySlicesDataset({data}, column_names={columns!r}, shuffle=False)".replace("'", '"')
+    return Fix(
+        title="Replace with `mindspore.dataset.NumpySlicesDataset((arrays...), column_names=[...], shuffle=False)`",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, new),),
+        add_imports=("import mindspore", "import numpy"),
+        remove_imports=(root,) if root else (),
+    )
+
+
+def _no_grad(context, entry, node, call, span, root) -> Fix | None:
+    """`with torch.no_grad():` → `with contextlib.nullcontext():`: MindSpore records gradients only inside the
+    functions given to value_and_grad, so the block already computes none (the body and its indentation stay)."""
+    if call is None or call.args or call.keywords:
+        return None
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title="Replace with `contextlib.nullcontext()` (MindSpore records no gradients outside value_and_grad)",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, "contextlib.nullcontext()"),),
+        add_imports=("import contextlib",),
+        remove_imports=(root,) if root else (),
+    )
+
+
+BUILDERS.update({
+    (ROUTE_MINDSPORE, "torch.utils.data.DataLoader"): _data_loader,
+    (ROUTE_MINDSPORE, "torch.utils.data.dataloader.DataLoader"): _data_loader,
+    (ROUTE_MINDSPORE, "torch.utils.data.TensorDataset"): _tensor_dataset,
+    (ROUTE_MINDSPORE, "torch.utils.data.dataset.TensorDataset"): _tensor_dataset,
+    (ROUTE_MINDSPORE, "torch.no_grad"): _no_grad,
+})
+
+
+# The ops/nn era's convolutions (mindspore.nn.ConvNd, before 2.5): torch's positional parameters after
+# kernel_size, their MindSpore names, and the defaults that differ (torch pads by `padding` with zeros and has
+# a bias; MindSpore pads by pad_mode="same" and has none). Read from mindspore 2.4's nn.Conv2d signature
+# (in_channels, out_channels, kernel_size, stride=1, pad_mode='same', padding=0, dilation=1, group=1,
+# has_bias=False, ...) against torch's (..., stride=1, padding=0, dilation=1, groups=1, bias=True, ...).
+_TORCH_CONVOLUTION = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias")
+_CONVOLUTION_NAMES = {"groups": "group", "bias": "has_bias"}
+_TRANSPOSED = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "output_padding", "groups", "bias", "dilation")
+
+
+def _ops_nn_convolution(context, entry, node, call, span, root) -> Fix | None:
+    """nn.Conv2d(1, 32, 3, 1, 1, bias=False) → mindspore.nn.Conv2d(1, 32, 3, 1, pad_mode="pad", padding=1,
+    has_bias=False): every argument after the stride as a keyword under its MindSpore name, pad_mode="pad" and
+    has_bias=True (torch's default) written out. Only for the ops/nn-era target; other eras keep the plain fix."""
+    if not entry.target.startswith("mindspore.nn.Conv"):
+        return NotImplemented
+    if call is None or any(type(argument) is ast.Starred for argument in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    order = _TRANSPOSED if "Transpose" in entry.api else _TORCH_CONVOLUTION
+    if len(call.args) > len(order) or any(keyword.arg not in order for keyword in call.keywords):
+        return None  # padding_mode, device, dtype, ...: no counterpart here
+    if "Transpose" in entry.api and any(name == "output_padding" for name in order[4:len(call.args)]):
+        return None
+    rename = context.factory.rename_fix(entry, span, root)
+    if rename is None or not rename.edits:
+        return None
+    passed = {name: source_text(context, argument) for name, argument in zip(order, call.args, strict=False)}
+    passed.update({keyword.arg: source_text(context, keyword.value) for keyword in call.keywords})
+    if passed.get("output_padding", "0") != "0":
+        return None  # MindSpore's Conv2dTranspose has no output_padding
+    passed.pop("output_padding", None)
+    positional = [passed.pop(name) for name in order[:4] if name in passed and order.index(name) < len(call.args)]
+    keywords = {_CONVOLUTION_NAMES.get(name, name): value for name, value in passed.items()}
+    keywords.setdefault("has_bias", "True")
+    keywords = {"pad_mode": '"pad"', **keywords}
+    arguments = ", ".join([*positional, *(f"{name}={value}" for name, value in keywords.items())])
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title=f"Replace with `{rename.edits[0].new_text}(...)` with pad_mode=\"pad\" and has_bias written out",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, f"{rename.edits[0].new_text}({arguments})"),),
+        add_imports=rename.add_imports,
+        remove_imports=rename.remove_imports,
+    )
+
+
+def _ops_flatten(context, entry, node, call, span, root) -> Fix | None:
+    """torch.flatten(x, 1) → mindspore.ops.flatten(x, start_dim=1): ops.flatten's second positional is `order`."""
+    if entry.target != "mindspore.ops.flatten":
+        return NotImplemented
+    if call is None or call.keywords or not 1 <= len(call.args) <= 3 or any(type(a) is ast.Starred for a in call.args):
+        return None
+    rename = context.factory.rename_fix(entry, span, root)
+    if rename is None or not rename.edits:
+        return None
+    texts = [source_text(context, argument) for argument in call.args]
+    arguments = ", ".join([texts[0], *(f"{name}={text}" for name, text in zip(("start_dim", "end_dim"), texts[1:], strict=False))])
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title="Replace with `mindspore.ops.flatten(x, start_dim=..., end_dim=...)`",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, f"{rename.edits[0].new_text}({arguments})"),),
+        add_imports=rename.add_imports,
+        remove_imports=rename.remove_imports,
+    )
+
+
+BUILDERS.update({(ROUTE_MINDSPORE, f"torch.nn.{name}"): _ops_nn_convolution for name in ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d")})
+BUILDERS[(ROUTE_MINDSPORE, "torch.flatten")] = _ops_flatten
+
+
+def _ops_nn_cross_entropy(context, entry, node, call, span, root) -> Fix | None:
+    """nn.CrossEntropyLoss(...) → functools.partial(mindspore.ops.cross_entropy, ...) in the ops/nn era:
+    mindspore.nn.CrossEntropyLoss takes int32 labels only (torch's are int64), ops.cross_entropy takes both and
+    has torch's keywords (weight, ignore_index, reduction, label_smoothing)."""
+    if entry.target != "mindspore.nn.CrossEntropyLoss":
+        return NotImplemented
+    if call is None or call.args or any(k.arg not in ("weight", "ignore_index", "reduction", "label_smoothing") for k in call.keywords):
+        return None
+    keywords = "".join(f", {keyword.arg}={source_text(context, keyword.value)}" for keyword in call.keywords)
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title="Replace with `functools.partial(mindspore.ops.cross_entropy, ...)` (takes int64 labels as torch does)",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, f"functools.partial(mindspore.ops.cross_entropy{keywords})"),),
+        add_imports=("import functools", "import mindspore"),
+        remove_imports=(root,) if root else (),
+    )
+
+
+BUILDERS[(ROUTE_MINDSPORE, "torch.nn.CrossEntropyLoss")] = _ops_nn_cross_entropy

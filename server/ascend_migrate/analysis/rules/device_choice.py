@@ -1,0 +1,53 @@
+"""The device chosen once (MindSpore route): `device = torch.device("cuda" if cond else "cpu")` becomes
+`device = "Ascend" if cond else "CPU"` followed by `mindspore.set_device(device)`, the original's fallback
+kept. The fix rides on the `torch.device` finding (MS205) the names rule made; a device that is not a literal
+(or a choice between literals) keeps its finding without a fix.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.structure_fixes import mindspore_device
+from ascend_migrate.taxonomy import ROUTE_MINDSPORE
+
+
+def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
+    if context.route != ROUTE_MINDSPORE or len(targets) != 1 or type(targets[0]) is not ast.Name or type(value) is not ast.Call:
+        return
+    if context.qualified_name(value.func) != "torch.device" or len(value.args) != 1 or value.keywords:
+        return
+    device = mindspore_device(value.args[0])
+    if device is None:
+        return
+    factory = context.factory
+    callee = factory.span(value.func)
+    for index, finding in enumerate(context.findings):
+        if finding.api == "torch.device" and (finding.line, finding.column, finding.end_line, finding.end_column) == callee:
+            break
+    else:
+        return
+    line, column, end_line, end_column = factory.span(value)
+    indentation = " " * (factory.span(targets[0])[1] - 1)
+    name = targets[0].id
+    fix = Fix(
+        title=f"Choose the device once: `{name} = {device}` and `mindspore.set_device({name})`",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, f"{device}\n{indentation}mindspore.set_device({name})"),),
+        add_imports=("import mindspore",),
+    )
+    context.findings[index] = dataclasses.replace(finding, fix=fix)
+
+
+_FLAGS = (
+    Example("mindspore", """
+        import torch
+
+        device = torch.device("cpu")  # expect: MS205
+        """, codes=("MS205",)),
+)
+
+RULE = Rule(name="device_choice", hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS)

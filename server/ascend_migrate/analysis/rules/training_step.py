@@ -1,0 +1,221 @@
+"""The training step of a loop body (MindSpore route): `zero_grad()`, the forward pass, `loss.backward()`,
+optional clipping, `optimizer.step()` (or GradScaler's `scaler.scale(loss).backward()` / `scaler.step(opt)` /
+`scaler.update()`) becomes a forward function differentiated by `mindspore.value_and_grad` and `optimizer(grads)`.
+
+The fix rides on the `loss.backward()` finding (MS204) that the methods rule made. A step this rule cannot
+rewrite keeps its finding, and the message says why (two backward passes before one step, a step in another
+block such as gradient accumulation, control flow leaving the forward pass, an optimizer given a closure).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.api import LOOP, Example, Rule, RuleContext
+from ascend_migrate.fixes.families.training_step import TrainingStep
+from ascend_migrate.taxonomy import ROUTE_MINDSPORE
+
+_BACKWARD_CODE = "MS204"
+_CLIP_CALLS = frozenset({"clip_grad_norm_", "clip_grad_norm"})
+_LEAVES = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal)
+
+
+def _method_call(statement: ast.stmt, method: str) -> ast.Call | None:
+    """The call of `statement` when it is exactly `receiver.method(...)` as a statement."""
+    if type(statement) is ast.Expr and type(statement.value) is ast.Call:
+        call = statement.value
+        if type(call.func) is ast.Attribute and call.func.attr == method:
+            return call
+    return None
+
+
+def _loss_of(call: ast.Call) -> str | None:
+    """`loss` of `loss.backward()` or `scaler.scale(loss).backward()`."""
+    assert type(call.func) is ast.Attribute
+    receiver = call.func.value
+    if type(receiver) is ast.Call and type(receiver.func) is ast.Attribute and receiver.func.attr == "scale" and len(receiver.args) == 1:
+        receiver = receiver.args[0]
+    return receiver.id if type(receiver) is ast.Name and not call.args and not call.keywords else None
+
+
+def _optimizer_of(statement: ast.stmt) -> tuple[str, bool] | None:
+    """(`optimizer`, given through a GradScaler) for `optimizer.step()` or `scaler.step(optimizer)`."""
+    call = _method_call(statement, "step")
+    if call is None or call.keywords:
+        return None
+    if not call.args:
+        return ast.unparse(call.func.value), False  # type: ignore[attr-defined]
+    if len(call.args) == 1 and type(call.args[0]) in (ast.Name, ast.Attribute):
+        return ast.unparse(call.args[0]), True
+    return None
+
+
+def _names(statements: list[ast.stmt]) -> tuple[list[str], list[str]]:
+    """(names the statements read before assigning them, names they assign), each in order of appearance.
+    An assignment's value is read before its targets are bound, and `x += 1` reads x."""
+    read_first: list[str] = []
+    assigned: list[str] = []
+
+    def load(node: ast.AST) -> None:
+        for inner in ast.walk(node):
+            if type(inner) is ast.Name:
+                if type(inner.ctx) is ast.Load:
+                    if inner.id not in assigned and inner.id not in read_first:
+                        read_first.append(inner.id)
+                elif inner.id not in assigned:
+                    assigned.append(inner.id)
+
+    for statement in statements:
+        if type(statement) is ast.Assign:
+            load(statement.value)
+            for target in statement.targets:
+                load(target)
+        elif type(statement) is ast.AugAssign:
+            load(statement.value)
+            if type(statement.target) is ast.Name and statement.target.id not in assigned and statement.target.id not in read_first:
+                read_first.append(statement.target.id)
+            load(statement.target)
+        else:
+            load(statement)
+    return read_first, assigned
+
+
+def _why_not(statements: list[ast.stmt]) -> str | None:
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, _LEAVES):
+                return "control flow (break, continue, return, yield) leaves the forward pass"
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                return "the forward pass defines a function or class"
+            if type(node) is ast.Constant and type(node.value) is str and node.lineno != node.end_lineno:
+                return "the forward pass holds a multi-line string (its lines cannot be re-indented)"
+    return None
+
+
+def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
+    if context.route != ROUTE_MINDSPORE:
+        return
+    body = node.body
+    backwards = [(position, call) for position, statement in enumerate(body) if (call := _method_call(statement, "backward")) is not None]
+    if not backwards:
+        return
+    position, backward = backwards[0]
+    finding_index = _backward_finding(context, backward)
+    if finding_index is None:
+        return
+    reason: str | None = None
+    steps = [(index, found) for index, statement in enumerate(body) if index > position and (found := _optimizer_of(statement))]
+    loss = _loss_of(backward)
+    if len(backwards) > 1:
+        reason = "two backward() passes accumulate gradients before one step: write one forward function returning their sum"
+    elif loss is None:
+        reason = "the loss is not a plain variable (`loss.backward()`)"
+    elif not steps:
+        reason = "optimizer.step() is not in the same block as backward() (gradient accumulation or a closure): " \
+                 "accumulate the grads of value_and_grad and call optimizer(grads) where step() was"
+    if reason is None:
+        reason = _build(context, node, position, backward, steps[0], loss, finding_index)
+    if reason is not None:
+        finding = context.findings[finding_index]
+        context.findings[finding_index] = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
+
+
+def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
+    """The index of the `loss.backward()` finding, made here when the methods rule did not know the loss's type
+    (`loss = criterion(...)` with a criterion passed in): the training-step shape says it is a tensor."""
+    span = context.factory.attribute_name_span(backward.func)  # type: ignore[arg-type]
+    for index, finding in enumerate(context.findings):
+        if finding.code == _BACKWARD_CODE and (finding.line, finding.column, finding.end_line, finding.end_column) == span:
+            return index
+    entry = next((entry for entry in context.view.by_method.get("backward", ()) if entry.api == "torch.Tensor.backward"), None)
+    if entry is None:
+        return None
+    before = len(context.findings)
+    context.add(context.factory.finding(entry, span, "heuristic", api=entry.api))
+    return before if len(context.findings) > before else None
+
+
+def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, backward: ast.Call, step: tuple[int, tuple[str, bool]],
+           loss: str, finding_index: int) -> str | None:
+    factory = context.factory
+    body = loop.body
+    zero_grads = [index for index in range(position) if _method_call(body[index], "zero_grad") is not None]
+    start = zero_grads[-1] + 1 if zero_grads else 0
+    forward = body[start:position]
+    if not forward:
+        return "no forward pass between zero_grad() and backward()"
+    reason = _why_not(forward)
+    if reason is not None:
+        return reason
+    read_first, assigned = _names(forward)
+    # The batch (the loop's target, and what the body made of it before the forward pass) goes in as arguments:
+    # a tensor the differentiated function only closes over reaches some cells (LSTM) as an opaque value.
+    batch = set(_names([ast.Assign(targets=[loop.target], value=ast.Constant(None)), *body[:start]])[1])
+    if loss not in assigned:
+        return f"`{loss}` is not computed between zero_grad() and backward()"
+    step_index, (optimizer, scaled) = step
+    between = body[position + 1:step_index]
+    edits: list[TextEdit] = []
+    for statement in between:
+        call = _method_call(statement, "clip_grad_norm_") or _method_call(statement, "clip_grad_norm")
+        if call is not None and len(call.args) >= 2:
+            line, column, end_line, end_column = factory.span(statement)
+            maximum = ast.unparse(call.args[1])
+            edits.append(TextEdit(line, column, end_line, end_column, f"grads = mindspore.ops.clip_by_global_norm(grads, {maximum})"))
+        elif any(type(inner) is ast.Attribute and inner.attr == "grad" for inner in ast.walk(statement)):
+            return "the code between backward() and step() reads .grad"
+    for index in zero_grads:
+        edits.append(_deletion(factory, body[index]))
+    line, column, end_line, end_column = factory.span(body[step_index])
+    edits.append(TextEdit(line, column, end_line, end_column, f"{optimizer}(grads)"))
+    if scaled:
+        for statement in body[step_index + 1:]:
+            if _method_call(statement, "update") is not None:
+                edits.append(_deletion(factory, statement))
+                break
+    first_line = factory.span(forward[0])[0]
+    _, _, last_line, last_column = factory.span(body[position])
+    function = "forward_fn"
+    while context.lookup(function) is not None:
+        function += "_"
+    rewrite = TrainingStep(
+        (first_line, 1, last_line, last_column), loss, optimizer, function,
+        inputs=tuple(name for name in read_first if name in assigned or name in batch),
+        outputs=tuple(name for name in assigned if name != loss),
+    )
+    finding = context.findings[finding_index]
+    fix = Fix(
+        title=f"Rewrite the training step with `mindspore.value_and_grad` and `{optimizer}(grads)`",
+        safe=False,
+        edits=tuple(edits),
+        rewrite=rewrite,
+        add_imports=("import mindspore",),
+    )
+    context.findings[finding_index] = dataclasses.replace(finding, fix=fix)
+    return None
+
+
+def _deletion(factory, statement: ast.stmt) -> TextEdit:
+    """The statement's whole line(s), line break included, when nothing else is on them."""
+    line, _, end_line, _ = factory.span(statement)
+    return TextEdit(line, 1, end_line + 1, 1, "")
+
+
+_FLAGS = (
+    Example("mindspore", """
+        import torch
+
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for data, target in [(torch.randn(3, 4), torch.randn(3, 2))]:
+            optimizer.zero_grad()  # expect: MS204
+            output = model(data)
+            loss = torch.nn.functional.mse_loss(output, target)
+            loss.backward()  # expect: MS204
+            optimizer.step()  # expect: MS204
+        """, codes=("MS204",)),
+)
+
+RULE = Rule(name="training_step", hooks={LOOP: on_loop}, flags=_FLAGS)

@@ -1,0 +1,80 @@
+"""The `training-step` fix family: the forward pass of a PyTorch training step moved into a function that
+`mindspore.value_and_grad` differentiates.
+
+    optimizer.zero_grad()                       def forward_fn(hidden):
+    hidden = repackage_hidden(hidden)               hidden = repackage_hidden(hidden)
+    output, hidden = model(data, hidden)   →        output, hidden = model(data, hidden)
+    loss = criterion(output, targets)               loss = criterion(output, targets)
+    loss.backward()                                 return loss, (output, hidden)
+    optimizer.step()                            (loss, (output, hidden)), grads = mindspore.value_and_grad(
+                                                    forward_fn, None, optimizer.parameters, has_aux=True)(hidden)
+                                                optimizer(grads)
+
+This family rewrites the lines from the first statement of the forward pass to `loss.backward()` (`forward`);
+the engine's rule (`analysis/rules/training_step.py`) adds the plain edits around it (the `zero_grad()` line
+removed, `optimizer.step()` → `optimizer(grads)`, clipping → `mindspore.ops.clip_by_global_norm`). Names the
+forward pass both reads and assigns come in as `inputs` (a function would otherwise read them unbound) and
+every name it assigns goes back out (`outputs`), so the code after it sees what it saw before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ascend_migrate.fixes.families.base import Rewrite, Span
+from ascend_migrate.pickling import pickled_by_position
+
+if TYPE_CHECKING:
+    from ascend_migrate.fixes.text import LineIndex, TextEdit
+
+INDENT = "    "
+
+
+@pickled_by_position
+@dataclass(frozen=True, slots=True)
+class TrainingStep(Rewrite):
+    """`forward`: from the first character of the forward pass's first line to the end of `loss.backward()`;
+    `function`: the new function's name; `loss`: the loss variable; `inputs`/`outputs`: names passed in and
+    returned beside the loss; `optimizer`: the source text of the optimizer whose `parameters` are
+    differentiated."""
+
+    NAME = "training-step"
+    SPAN_FIELDS = ("forward",)
+
+    forward: Span
+    loss: str
+    optimizer: str
+    function: str = "forward_fn"
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+
+    def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
+        from ascend_migrate.fixes.errors import FixError
+        from ascend_migrate.fixes.text import TextEdit
+
+        first, _, last, end_column = self.forward
+        if not 1 <= first <= last <= index.line_count:
+            raise FixError(f"training-step: lines {first}-{last} are outside the text")
+        lines = [index.line_text(number) for number in range(first, last + 1)]
+        backward = lines[-1].strip()
+        if ".backward()" not in backward:
+            return []  # already rewritten (or edited since): nothing of this step is left to change
+        indentation = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+        newline = "\r\n" if source[index.line_end(first):index.line_end(first) + 2] == "\r\n" else "\n"
+        parameters = ", ".join(self.inputs)
+        body = [INDENT + line if line.strip() else line for line in lines[:-1]]
+        if self.outputs:
+            auxiliary = ", ".join(self.outputs) + ("," if len(self.outputs) == 1 else "")
+            returned = f"return {self.loss}, ({auxiliary})"
+            received = f"({self.loss}, ({auxiliary})), grads"
+            options = ", has_aux=True"
+        else:
+            returned, received, options = f"return {self.loss}", f"{self.loss}, grads", ""
+        text = newline.join([
+            f"{indentation}def {self.function}({parameters}):",
+            *body,
+            f"{indentation}{INDENT}{returned}",
+            f"{indentation}{received} = mindspore.value_and_grad({self.function}, None, {self.optimizer}.parameters{options})({parameters})",
+        ])
+        return [TextEdit(first, 1, last, end_column, text)]
