@@ -85,6 +85,7 @@ _CODE_TABLE = (
     CodeInfo("MS208", "ms-structure", "data-parallel", "DataParallel/DistributedDataParallel become MindSpore's data-parallel context."),
     CodeInfo("MS209", "ms-structure", "autograd-context", "Gradient recording is functional in MindSpore (no_grad, autograd.grad, ...)."),
     CodeInfo("MS213", "ms-structure", "cell-parameters", "parameters()/named_parameters() become get_parameters()/parameters_and_names()."),
+    CodeInfo("MS214", "ms-structure", "tensor-size-call", "x.size(d) becomes x.shape[d]: a MindSpore tensor's size is its element count."),
     CodeInfo("NPU101", "npu-rename", "cuda-api-rename", "A torch.cuda API with a torch_npu counterpart."),
     CodeInfo("NPU102", "npu-rename", "cuda-device-string", "A 'cuda' device string or device type; use 'npu'."),
     CodeInfo("NPU103", "npu-rename", "nccl-backend", "The 'nccl' distributed backend; use 'hccl'."),

@@ -24,6 +24,16 @@ GRAD_SCALER = "torch.amp.GradScaler"  # torch.cuda.amp.GradScaler, torch.amp.Gra
 # a one-element list counts as its element, as in Lightning's `return [optimizer], [scheduler]`), or a
 # frozenset of (key, type) pairs (a dict literal with string keys, Lightning's {"optimizer": ...}).
 Returned = str | tuple | frozenset
+TENSOR_DATASETS = ("torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset")
+# MindSpore's counterparts, tracked so that a re-scan after a fix still reports the torch-only calls left on them
+# (`model.to(device)` on a Cell subclass, `loss.backward()` on a mint result: issue 17). A Cell counts as a
+# module, a MindSpore optimizer as an optimizer, a mindspore/mint/ops function's result as a tensor.
+_MINDSPORE_CELLS = ("mindspore.nn.", "mindspore.mint.nn.")
+_MINDSPORE_OPTIMIZERS = frozenset(
+    "SGD Adam AdamW AdamWeightDecay Momentum RMSProp Adagrad Adadelta Adamax AdaMax Lamb LARS FTRL ProximalAdagrad "
+    "ASGD Rprop LazyAdam Optimizer".split()
+)
+_MINDSPORE_TENSOR_NAMESPACES = ("mindspore.ops.", "mindspore.mint.")
 
 Binding = tuple  # (kind, value)
 
@@ -71,6 +81,9 @@ def defined_methods(node: ast.ClassDef) -> frozenset[str]:
 def is_tensor_function(qualified: str) -> bool:
     if qualified in _NON_TENSOR_FUNCTIONS or qualified.startswith(_NON_TENSOR_NAMESPACES):
         return False
+    if qualified.startswith(_MINDSPORE_TENSOR_NAMESPACES) and not qualified.startswith("mindspore.mint.nn.") and qualified.count(".") <= 3:
+        last = qualified.rsplit(".", 1)[-1]
+        return last[:1].islower() and not last.startswith("_")
     if not qualified.startswith(_TENSOR_NAMESPACES):
         return False
     last = qualified.rsplit(".", 1)[-1]
@@ -92,6 +105,10 @@ def constructed_type(qualified: str) -> str | None:
         return qualified
     if last == "GradScaler" and qualified.startswith(("torch.cuda.amp.", "torch.amp.", "torch.npu.amp.", "torch_npu.npu.amp.")):
         return GRAD_SCALER
+    if qualified.startswith(("mindspore.experimental.optim.", *_MINDSPORE_CELLS)) and not qualified.startswith("mindspore.mint.nn.functional."):
+        return qualified
+    if qualified in TENSOR_DATASETS:
+        return TENSOR_DATASETS[0]  # the MindSpore route's DataLoader fix batches a variable holding one
     return None
 
 
@@ -143,6 +160,11 @@ class TypeSystem:
             return (type_name, OPTIMIZER) if type_name != OPTIMIZER else (OPTIMIZER,)
         if type_name.startswith("torch.nn."):
             return (type_name, MODULE) if type_name != MODULE else (MODULE,)
+        last = type_name.rsplit(".", 1)[-1]
+        if type_name.startswith("mindspore.experimental.optim.") or (type_name.startswith("mindspore.nn.") and last in _MINDSPORE_OPTIMIZERS):
+            return (type_name, OPTIMIZER)
+        if type_name.startswith(_MINDSPORE_CELLS):
+            return (type_name, MODULE)
         return (type_name,)
 
     def is_module(self, type_name: str | None) -> bool:

@@ -25,11 +25,11 @@ def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr
         return
     factory = context.factory
     callee = factory.span(value.func)
-    for index, finding in enumerate(context.findings):
-        if finding.api == "torch.device" and (finding.line, finding.column, finding.end_line, finding.end_column) == callee:
-            break
-    else:
+    index = next((position for position, finding in enumerate(context.findings)
+                  if finding.api == "torch.device" and (finding.line, finding.column, finding.end_line, finding.end_column) == callee), None)
+    if index is None:
         return
+    finding = context.findings[index]
     line, column, end_line, end_column = factory.span(value)
     indentation = " " * (factory.span(targets[0])[1] - 1)
     name = targets[0].id

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.symbols import OPTIMIZER
+from ascend_migrate.analysis.symbols import OPTIMIZER, TENSOR_DATASETS
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint, converted_path
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
@@ -131,7 +131,9 @@ def _drop_device_call(context, entry, node: ast.Attribute, call, span) -> Fix | 
         return None
     if node.attr == "to":
         arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
-        if len(arguments) != 1 or any(keyword.arg not in ("device",) for keyword in call.keywords):
+        arguments = [argument for argument, keyword in zip(arguments, [None] * len(call.args) + call.keywords, strict=True)
+                     if keyword is None or keyword.arg != "non_blocking"]
+        if len(arguments) != 1 or any(keyword.arg not in ("device", "non_blocking") for keyword in call.keywords):
             return None  # x.to(device, dtype) or x.to(other): a cast is left to the user
     elif call.args and not (len(call.args) == 1 and type(call.args[0]) in (ast.Constant, ast.Name)):
         return None
@@ -143,7 +145,19 @@ def _drop_device_call(context, entry, node: ast.Attribute, call, span) -> Fix | 
     )
 
 
+def _size_to_shape(context, entry, node: ast.Attribute, call, span) -> Fix | None:
+    """`x.size()` → `x.shape`, `x.size(d)` → `x.shape[d]`: mindspore.Tensor.shape is a tuple (not callable) and
+    mindspore.Tensor.size is the number of elements (an int), so a renamed call could never run."""
+    if call is None or call.func is not node or call.keywords or len(call.args) > 1 or any(type(a) is ast.Starred for a in call.args):
+        return None
+    receiver = source_text(context, node.value)
+    new = f"{receiver}.shape" + (f"[{source_text(context, call.args[0])}]" if call.args else "")
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(title=f"Replace with `{new}`", safe=False, edits=(TextEdit(line, column, end_line, end_column, new),))
+
+
 METHOD_BUILDERS = {
+    (ROUTE_MINDSPORE, "torch.Tensor.size"): _size_to_shape,
     (ROUTE_MINDSPORE, "torch.Tensor.to"): _drop_device_call,
     (ROUTE_MINDSPORE, "torch.nn.Module.to"): _drop_device_call,
     (ROUTE_MINDSPORE, "torch.Tensor.cuda"): _drop_device_call,
@@ -211,15 +225,25 @@ def _data_loader(context, entry, node, call, span, root) -> Fix | None:
     options = _loader_options(call)
     if options is None or "dataset" not in options:
         return None
-    found = _columns(context, options["dataset"])
-    if found is None:
-        return None  # a Dataset object built elsewhere: its columns are not known here (GeneratorDataset by hand)
-    data, columns = found
     text = lambda name, default: source_text(context, options[name]) if name in options else default  # noqa: E731
     workers = text("num_workers", "0")
     parallel = "" if workers == "0" else f", num_parallel_workers=max(1, {workers})"
-    new = (f"mindspore.dataset.NumpySlicesDataset({data}, column_names={columns!r}, shuffle={text('shuffle', 'False')}{parallel})"
-           f".batch({text('batch_size', '1')}, drop_remainder={text('drop_last', 'False')})").replace("'", '"')
+    batch = f".batch({text('batch_size', '1')}, drop_remainder={text('drop_last', 'False')}{parallel})"
+    source = options["dataset"]
+    found = _columns(context, source)
+    if found is not None:
+        data, columns = found
+        new = (f"mindspore.dataset.NumpySlicesDataset({data}, column_names={columns!r}, shuffle={text('shuffle', 'False')}"
+               f"{parallel}){batch}").replace("'", '"')
+    elif type(source) is ast.Name and context.infer(source) == TENSOR_DATASETS[0]:
+        # A variable holding a TensorDataset, which its own fix makes a NumpySlicesDataset (unshuffled).
+        shuffle = text("shuffle", "False")
+        shuffled = "" if shuffle == "False" else f".shuffle({source.id}.get_dataset_size())"
+        if shuffle not in ("True", "False"):
+            return None  # shuffle decided at run time: a chain cannot say it
+        new = f"{source.id}{shuffled}{batch}"
+    else:
+        return None  # a Dataset object built elsewhere: its columns are not known here (GeneratorDataset by hand)
     line, column, end_line, end_column = context.factory.span(call)
     return Fix(
         title="Replace with `mindspore.dataset.NumpySlicesDataset(...).batch(...)` (batch, shuffle, drop_last, workers kept)",
@@ -314,6 +338,12 @@ def _ops_nn_convolution(context, entry, node, call, span, root) -> Fix | None:
         return None  # MindSpore's Conv2dTranspose has no output_padding
     passed.pop("output_padding", None)
     positional = [passed.pop(name) for name in order[:4] if name in passed and order.index(name) < len(call.args)]
+    padding = call.args[4] if len(call.args) > 4 else next((k.value for k in call.keywords if k.arg == "padding"), None)
+    if type(padding) is ast.Tuple and len(padding.elts) == 2 and "Transpose" not in entry.api and "2d" in entry.api:
+        height, width = (source_text(context, element) for element in padding.elts)
+        passed["padding"] = f"({height}, {height}, {width}, {width})"  # MindSpore pads (top, bottom, left, right)
+    elif padding is not None and type(padding) is not ast.Constant:
+        return None  # a tuple of another length, or a value not known here: MindSpore's padding differs for tuples
     keywords = {_CONVOLUTION_NAMES.get(name, name): value for name, value in passed.items()}
     keywords.setdefault("has_bias", "True")
     keywords = {"pad_mode": '"pad"', **keywords}
@@ -373,3 +403,80 @@ def _ops_nn_cross_entropy(context, entry, node, call, span, root) -> Fix | None:
 
 
 BUILDERS[(ROUTE_MINDSPORE, "torch.nn.CrossEntropyLoss")] = _ops_nn_cross_entropy
+
+
+# torch.nn.init functions: (torch's parameters after the tensor with their defaults, the MindSpore initializer,
+# how its arguments are written from torch's). The initializer fills a new tensor of the parameter's shape and
+# dtype that Parameter.set_data puts in place (`initializer.Uniform(p, a, b)` cannot run: issue 17).
+_INITIALIZERS = {
+    "torch.nn.init.normal_": (("mean", "0.0", "std", "1.0"), "Normal", "sigma={std}, mean={mean}"),
+    "torch.nn.init.zeros_": ((), "Zero", ""),
+    "torch.nn.init.ones_": ((), "One", ""),
+    "torch.nn.init.constant_": (("val", None), "Constant", "{val}"),
+    "torch.nn.init.orthogonal_": (("gain", "1"), "Orthogonal", "gain={gain}"),
+    "torch.nn.init.xavier_uniform_": (("gain", "1.0"), "XavierUniform", "gain={gain}"),
+    "torch.nn.init.xavier_normal_": (("gain", "1.0"), "XavierNormal", "gain={gain}"),
+    "torch.nn.init.uniform_": (("a", "0.0", "b", "1.0"), "Uniform", "{b}"),
+    "torch.nn.init.kaiming_normal_": (("a", "0", "mode", '"fan_in"', "nonlinearity", '"leaky_relu"'), "HeNormal",
+                                      "negative_slope={a}, mode={mode}, nonlinearity={nonlinearity}"),
+    "torch.nn.init.kaiming_uniform_": (("a", "0", "mode", '"fan_in"', "nonlinearity", '"leaky_relu"'), "HeUniform",
+                                       "negative_slope={a}, mode={mode}, nonlinearity={nonlinearity}"),
+    "torch.nn.init.trunc_normal_": (("mean", "0.0", "std", "1.0", "a", "-2.0", "b", "2.0"), "TruncatedNormal",
+                                    "sigma={std}, mean={mean}, a={a}, b={b}"),
+}
+
+
+def _initializer(context, entry, node, call, span, root) -> Fix | None:
+    """torch.nn.init.normal_(p, 0.0, 0.02) → p.set_data(mindspore.common.initializer.initializer(
+    mindspore.common.initializer.Normal(sigma=0.02, mean=0.0), p.shape, p.dtype))."""
+    parameters, initializer, template = _INITIALIZERS[entry.api]
+    if call is None or not call.args or any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    names = [str(name) for name in parameters[0::2]]
+    if len(call.args) > len(names) + 1 or any(keyword.arg not in names for keyword in call.keywords):
+        return None  # generator=..., or more arguments than torch takes
+    values: dict[str, str | None] = dict(zip(names, parameters[1::2], strict=True))
+    values.update({name: source_text(context, argument) for name, argument in zip(names, call.args[1:], strict=False)})
+    values.update({str(keyword.arg): source_text(context, keyword.value) for keyword in call.keywords})
+    known = {name: value for name, value in values.items() if value is not None}
+    if len(known) != len(values):
+        return None  # constant_ without its value
+    if initializer == "Uniform" and known["a"].replace(" ", "") != f"-{known['b']}".replace(" ", ""):
+        return None  # MindSpore's Uniform(scale) draws from [-scale, scale] only
+    tensor = source_text(context, call.args[0])
+    filled = f"mindspore.common.initializer.{initializer}({template.format(**known)})"
+    new = f"{tensor}.set_data(mindspore.common.initializer.initializer({filled}, {tensor}.shape, {tensor}.dtype))"
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title=f"Replace with `{tensor}.set_data(initializer({initializer}(...), shape, dtype))`",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, new),),
+        add_imports=("import mindspore",),
+        remove_imports=(root,) if root else (),
+    )
+
+
+# torch.nn.init.calculate_gain's table (its docstring in torch 2.13.0): the gain of a named nonlinearity.
+_GAINS = {"linear": "1.0", "conv1d": "1.0", "conv2d": "1.0", "conv3d": "1.0", "sigmoid": "1.0", "tanh": "5.0 / 3",
+          "relu": "math.sqrt(2.0)", "selu": "3.0 / 4"}
+
+
+def _calculate_gain(context, entry, node, call, span, root) -> Fix | None:
+    """calculate_gain('relu') → math.sqrt(2.0): MindSpore has no public counterpart; the value is torch's table."""
+    if call is None or len(call.args) != 1 or call.keywords or type(call.args[0]) is not ast.Constant:
+        return None
+    gain = _GAINS.get(call.args[0].value)  # type: ignore[arg-type]
+    if gain is None:
+        return None
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title=f"Replace with `{gain}` (torch's gain for {call.args[0].value!r})",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, gain),),
+        add_imports=("import math",) if "math." in gain else (),
+        remove_imports=(root,) if root else (),
+    )
+
+
+BUILDERS.update({(ROUTE_MINDSPORE, api): _initializer for api in _INITIALIZERS})
+BUILDERS[(ROUTE_MINDSPORE, "torch.nn.init.calculate_gain")] = _calculate_gain

@@ -115,7 +115,7 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
     elif not steps:
         reason = "optimizer.step() is not in the same block as backward() (gradient accumulation or a closure): " \
                  "accumulate the grads of value_and_grad and call optimizer(grads) where step() was"
-    if reason is None:
+    if reason is None and loss is not None:
         reason = _build(context, node, position, backward, steps[0], loss, finding_index)
     if reason is not None:
         finding = context.findings[finding_index]
@@ -192,6 +192,7 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
         edits=tuple(edits),
         rewrite=rewrite,
         add_imports=("import mindspore",),
+        remove_imports=("torch",),  # removed only when nothing uses it any more (the clipping call did)
     )
     context.findings[finding_index] = dataclasses.replace(finding, fix=fix)
     return None

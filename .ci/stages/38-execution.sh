@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Stage 38: the MindSpore route proven by execution (issue 17). Each program of tests/execution/corpus is fixed
+# with `ascend-migrate fix --write --unsafe --target mindspore` (ops/nn era 2.4 and mint era 2.10) and run with
+# the real mindspore 2.10.0 on CPU; a re-scan must still report what the fix left. mindspore (and torch, which
+# the unfixed programs import) is a dependency of this stage only: it shares stage 30's venv and cache
+# directory (both are there when stage 30 ran). Runs `pytest tests/execution`; fails when a test fails or when
+# no test ran. Budget: about 6 minutes on 2 cores (27 tests, each a fix and a few training steps; measured
+# 5-7 minutes here with other work on the machine).
+set -u
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+work="${ASCEND_MIGRATE_KB_VERIFY_DIR:-${TMPDIR:-/tmp}/ascend-migrate-kb-verify}"
+venv="$work/venv"
+mkdir -p "$work" .ci/logs
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore GLOG_v=3
+
+fail() { echo "stage 38-execution: FAILED: $1"; exit 1; }
+
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" || fail "python3 -m venv is not available"
+fi
+echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"
+"$venv/bin/pip" install -q torch==2.13.0 mindspore==2.10.0 "numpy<2" "pytest>=8,<10" || fail "torch 2.13.0, mindspore 2.10.0 or pytest could not be installed"
+"$venv/bin/pip" install -q -e "$root" || fail "ascend-migrate does not install into the execution venv"
+
+echo "+ pytest tests/execution"
+"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests/execution 2>&1 | tee .ci/logs/execution-pytest.txt
+status=${PIPESTATUS[0]}
+last=$(grep -E '[0-9]+ (passed|failed|error)' .ci/logs/execution-pytest.txt | tail -n 1)
+passed=$(echo "$last" | sed -n 's/.*\b\([0-9][0-9]*\) passed.*/\1/p')
+[ "$status" -eq 0 ] || fail "pytest tests/execution: ${last:-no summary} (see .ci/logs/execution-pytest.txt)"
+[ -n "$passed" ] && [ "$passed" -gt 0 ] || fail "no execution test ran: ${last:-no summary}"
+echo "stage 38-execution: passed: $last"
