@@ -43,16 +43,27 @@ class Program:
     stops: dict[str, str] | None = None  # era → where it stops today (xfail reason)
 
 
+# Where each program stops today (the first error of its fixed version; docs/fixes.md lists why).
+_LOADER_KWARGS = ("DataLoader(..., **kwargs): the options arrive at run time, so the loader stays torch's and hands torch "
+                  "tensors to MindSpore cells")
 PROGRAMS = [
     Program("guide_resnet", "train.py"),
-    Program("mnist", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model")),
-    Program("mnist_rnn", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model")),
-    Program("vae", "main.py", ("--epochs", "1", "--batch-size", "64")),
-    Program("regression", "main.py"),
-    Program("super_resolution", "main.py", ("--upscale_factor", "2")),
-    Program("word_language_model", "train.py"),
-    Program("dcgan", "main.py", ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8", "--workers", "0", "--outf", "out")),
-    Program("time_sequence_prediction", "train.py"),
+    Program("mnist", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
+            stops={OPS_NN: _LOADER_KWARGS}),
+    Program("mnist_rnn", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
+            stops={OPS_NN: _LOADER_KWARGS}),
+    Program("vae", "main.py", ("--epochs", "1", "--batch-size", "64"), stops={OPS_NN: _LOADER_KWARGS}),
+    Program("regression", "main.py", stops={
+        OPS_NN: "a manual SGD step (param.data.add_(-0.1 * param.grad)) has no optimizer to call: fc.zero_grad() is left, reported"}),
+    Program("super_resolution", "main.py", ("--upscale_factor", "2"), stops={
+        OPS_NN: "torch.save(model, path) of a model imported from model.py: its type is not known here, so the pickle stays"}),
+    Program("word_language_model", "train.py", stops={
+        OPS_NN: "nn.Embedding has no ops/nn-era fix (its table is `embedding_table`), so init_weights fills a torch Parameter"}),
+    Program("dcgan", "main.py", ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8", "--workers", "0", "--outf", "out"),
+            stops={OPS_NN: "nn.ReLU(True): mindspore.nn.ReLU takes no inplace argument (and the D step has two backward passes: advice)"}),
+    Program("time_sequence_prediction", "train.py", stops={
+        OPS_NN: "seq.double() has no Cell counterpart (to_float(mindspore.float64)); the LBFGS closure step is advice only",
+        MINT: "seq.double() has no Cell counterpart; the LBFGS closure step is advice only"}),
 ]
 
 
@@ -66,6 +77,21 @@ def _case_list():
 
 def _ascend_migrate(*arguments: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ascend_migrate", *arguments], cwd=cwd, capture_output=True, text=True, timeout=RUN_SECONDS)
+
+
+@pytest.fixture(scope="module")
+def fixed(tmp_path_factory):
+    """fixed(program, era) -> the directory of the program fixed for that era, made once per module (a fix and a
+    re-scan share it: the runs write only checkpoints and images, never a .py file)."""
+    made: dict[tuple[str, str], Path] = {}
+
+    def make(program: Program, era: str) -> Path:
+        key = (program.name, era)
+        if key not in made:
+            made[key] = fixed_copy(program, era, tmp_path_factory.mktemp(f"{program.name}-{era}"))
+        return made[key]
+
+    return make
 
 
 def fixed_copy(program: Program, era: str, directory: Path) -> Path:
@@ -89,8 +115,8 @@ def torch_imports(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize(("program", "era"), list(_case_list()))
-def test_fixed_program_runs_on_mindspore(program: Program, era: str, tmp_path: Path) -> None:
-    directory = fixed_copy(program, era, tmp_path)
+def test_fixed_program_runs_on_mindspore(program: Program, era: str, fixed) -> None:
+    directory = fixed(program, era)
     environment = dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore")
     run = subprocess.run([sys.executable, program.script, *program.arguments], cwd=directory, capture_output=True,
                          text=True, timeout=RUN_SECONDS, env=environment)
@@ -110,14 +136,16 @@ TORCH_ONLY_CALL = re.compile(r"\.(to|cuda|backward|zero_grad|parameters|named_pa
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[program.name for program in PROGRAMS])
-def test_rescan_after_fix_shows_what_remains(program: Program, tmp_path: Path) -> None:
-    directory = fixed_copy(program, OPS_NN, tmp_path)
+def test_rescan_after_fix_shows_what_remains(program: Program, fixed) -> None:
+    directory = fixed(program, OPS_NN)
     result = _ascend_migrate("scan", "--target", "mindspore", "--mindspore-version", OPS_NN, "--format", "json", ".", cwd=directory)
     lines_with_findings = {(Path(finding["path"]).name, finding["line"]) for finding in json.loads(result.stdout)["findings"]}
     hidden = []
     for path in sorted(directory.glob("*.py")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             code = line.split("#")[0]
+            if code.lstrip().startswith(("import ", "from ")):
+                continue  # an import is not a call; what uses it is
             if TORCH_ONLY_CALL.search(code) and (path.name, number) not in lines_with_findings:
                 hidden.append(f"{path.name}:{number}: {line.strip()}")
     assert hidden == [], "left after the fix but not reported by a re-scan:\n" + "\n".join(hidden)
