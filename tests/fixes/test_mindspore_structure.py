@@ -238,3 +238,10 @@ def test_a_rescan_after_the_fix_still_reports_torch_calls_on_mindspore_objects()
     """
     apis = {f.api for f in findings(source)}
     assert {"torch.nn.Module.to", "torch.Tensor.backward"} <= apis
+
+
+def test_a_scaler_update_on_the_last_line_without_a_line_break_goes_cleanly():
+    source = "for x, y in batches:\n    optimizer.zero_grad()\n    loss = model(x, y)\n    scaler.scale(loss).backward()\n    scaler.step(optimizer)\n    scaler.update()"
+    text = fix_until_stable(source, lambda text: analyze(text, "train.py", settings()), unsafe=True).text
+    assert text.endswith("    optimizer(grads)") and "scaler" not in text
+    compile(text, "train.py", "exec")

@@ -199,9 +199,11 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
 
 
 def _deletion(factory, statement: ast.stmt) -> TextEdit:
-    """The statement's whole line(s), line break included, when nothing else is on them."""
+    """The statement's whole line(s) with the line break before them: from the end of the line above (a loop
+    body's statement always has one: the loop's header) to the end of its last line, so a statement on the
+    file's last line, with no line break after it, goes as cleanly."""
     line, _, end_line, _ = factory.span(statement)
-    return TextEdit(line, 1, end_line + 1, 1, "")
+    return TextEdit(line - 1, len(factory.lines.text(line - 1)) + 1, end_line, len(factory.lines.text(end_line)) + 1, "")
 
 
 _FLAGS = (
