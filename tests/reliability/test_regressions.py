@@ -22,12 +22,14 @@ def test_a_call_rewrite_below_an_edit_still_rewrites_its_own_call():
     new_text = text.split("\n", 1)[1]  # the docstring line deleted: range (0,0)-(1,0) replaced by ""
     after = analyze_document(new_text, "imagenet_ddp.py", settings, before, LineEdit(1, 2, 1))
     full = analyze_module(new_text, "imagenet_ddp.py", settings)
-    (incremental,) = [f for f in after.findings if f.api == "torch.utils.data.DataLoader"]
-    (expected,) = [f for f in full.findings if f.api == "torch.utils.data.DataLoader"]
+    # The DataLoader's `pin_memory=` finding (its call rewrite drops the keyword); the DataLoader itself has no
+    # fix over an ImageFolder (its columns are not known there: issue 17).
+    (incremental,) = [f for f in after.findings if f.api == "torch.utils.data.DataLoader(pin_memory=...)"]
+    (expected,) = [f for f in full.findings if f.api == "torch.utils.data.DataLoader(pin_memory=...)"]
     assert incremental.fix.rewrite.call == expected.fix.rewrite.call
     fixed = apply_edits(new_text, edits_for(incremental.fix, new_text))
     assert fixed == apply_edits(new_text, edits_for(expected.fix, new_text))
-    assert "train_loader = mindspore.dataset.GeneratorDataset(\n" in fixed
+    assert "train_dataset, batch_size=args.batch_size, sampler=train_sampler, num_workers=8)\n" in fixed  # pin_memory dropped
 
 
 def test_a_function_reads_module_variables_assigned_later_the_same_after_an_edit():
