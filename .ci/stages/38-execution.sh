@@ -4,8 +4,8 @@
 # the real mindspore 2.10.0 on CPU; a re-scan must still report what the fix left. mindspore (and torch, which
 # the unfixed programs import) is a dependency of this stage only: it shares stage 30's venv and cache
 # directory (both are there when stage 30 ran). Runs `pytest tests/execution`; fails when a test fails or when
-# no test ran. Budget: about 6 minutes on 2 cores (27 tests, each a fix and a few training steps; measured
-# 5-7 minutes here with other work on the machine).
+# no test ran. Measured: 10 min 40 s for the 27 tests (each a fix and a few training steps) on 2 cores shared
+# with other work (load average about 11); expect less on an idle machine.
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
