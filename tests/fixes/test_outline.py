@@ -69,10 +69,9 @@ def test_the_outline_in_pieces_numbers_statements_and_imports_as_one_tree_does(m
         (213, (("np", "numpy"),)),
     ]
     assert [site.node.lineno for site in read.module_sites] == [6, 6, 10, 213]
-    last = len(tree.body) - 1
-    assert ast.dump(read.statement(last), include_attributes=True) == ast.dump(tree.body[last], include_attributes=True)
     untouched = list(read.untouched_statements([(6, 7)]))
-    assert len(untouched) == len(tree.body) - 3  # `import os; import torch` and `x = ...` share the edited lines
+    # `import os; import torch` and `x = ...` share the edited lines; the rest, parsed again in runs, are the same trees
+    assert [ast.dump(statement) for statement in untouched] == [ast.dump(statement) for statement in tree.body[:1] + tree.body[4:]]
 
 
 def test_a_decorated_first_statement_gets_its_import_above_the_decorator():

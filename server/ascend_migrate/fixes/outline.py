@@ -5,8 +5,8 @@ whole statements and check that they still parse), the import statements (what i
 goes, which import a fix left unused), and now and then one untouched statement's names. Holding the whole
 tree for that costs about 400 bytes a line (2.4 GB for a 6 MB file). So a large module is parsed in pieces
 of about PIECE_CHARACTERS, as the engine analyses it (analysis/chunks.py), each piece's tree dropped once its
-spans and imports are read; a statement's tree is parsed again from its lines when it is asked for. A small
-module (one piece) keeps its statements, so asking costs nothing.
+spans and imports are read; the untouched statements' trees are parsed again, in runs, only when asked for.
+A small module (one piece) keeps its statements, so asking costs nothing.
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ class ModuleOutline:
     """The top-level statements of a module that parses, in order, with its import statements.
 
     `first_lines[i]` is statement i's first line (its first decorator), `lines[i]` the line its keyword is
-    on, `end_lines[i]` its last line, `columns[i]` its column in UTF-8 bytes (not 0 only for a statement
-    after `;`). Raises SyntaxError when the module does not parse.
+    on, `end_lines[i]` its last line. Raises SyntaxError when the module does not parse.
     """
 
     def __init__(self, source: str, index: LineIndex) -> None:
@@ -39,7 +38,6 @@ class ModuleOutline:
         self.first_lines = array("q")
         self.lines = array("q")
         self.end_lines = array("q")
-        self.columns = array("q")
         self.kinds: dict[int, ast.stmt] = {}  # statement number → the statement, for imports and a leading docstring
         self.module_sites: list[ImportSite] = []  # imports that bind module-level names
         self.all_sites: list[ImportSite] = []  # every import, in functions and classes too
@@ -58,7 +56,7 @@ class ModuleOutline:
             try:
                 tree = parse_piece(self.source[self.index.starts[begin]:self._offset_after(end)])
             except SyntaxError:
-                for numbers in (self.first_lines, self.lines, self.end_lines, self.columns):
+                for numbers in (self.first_lines, self.lines, self.end_lines):
                     del numbers[:]
                 self.kinds.clear()
                 self.module_sites.clear()
@@ -89,7 +87,6 @@ class ModuleOutline:
             self.first_lines.append(first + line_offset)
             self.lines.append(statement.lineno + line_offset)
             self.end_lines.append((statement.end_lineno or statement.lineno) + line_offset)
-            self.columns.append(statement.col_offset)
             if isinstance(statement, (ast.Import, ast.ImportFrom)) or (number == 0 and _is_docstring(statement)):
                 self.kinds[number] = statement
         module_level = {id(site.node) for site in import_sites(tree)}
@@ -105,18 +102,6 @@ class ModuleOutline:
 
     def __len__(self) -> int:
         return len(self.lines)
-
-    def statement(self, number: int) -> ast.stmt:
-        """Statement `number`'s tree, with the module's line numbers."""
-        if self._kept is not None:
-            return self._kept[number]
-        first, end = self.first_lines[number], self.end_lines[number]
-        text = self.source[self.index.starts[first - 1]:self._offset_after(end)]
-        for statement in parse_piece(text).body:
-            if (statement.lineno + first - 1, statement.col_offset) == (self.lines[number], self.columns[number]):
-                ast.increment_lineno(statement, first - 1)
-                return statement
-        raise AssertionError(f"statement {number} not found again at line {self.lines[number]}")
 
     def untouched_statements(self, regions: list[tuple[int, int]]) -> Iterator[ast.stmt]:
         """The trees of the statements that share no line with the `regions` (runs of lines), in order. A
