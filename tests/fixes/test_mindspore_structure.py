@@ -245,3 +245,19 @@ def test_a_scaler_update_on_the_last_line_without_a_line_break_goes_cleanly():
     text = fix_until_stable(source, lambda text: analyze(text, "train.py", settings()), unsafe=True).text
     assert text.endswith("    optimizer(grads)") and "scaler" not in text
     compile(text, "train.py", "exec")
+
+
+def test_a_size_read_without_a_call_is_not_a_tensor_size():
+    """MS214 is about calling x.size(...): `array.size` read as an attribute (a NumPy array's element count,
+    another object's field) stays as it is, on any receiver."""
+    source = """
+        import numpy as np
+        import torch
+
+        def count(batch, mask):
+            array = np.asarray(mask)
+            return batch.size(0), batch.size(), array.size, batch.edge_attr.size
+    """
+    sizes = [finding for finding in findings(source) if finding.code == "MS214"]
+    assert [finding.column for finding in sizes] == [18, 33]  # the two calls, at `size`
+    assert fixed(source).count(".shape") == 2 and "array.size, batch.edge_attr.size" in fixed(source)
