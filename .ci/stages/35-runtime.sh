@@ -9,19 +9,8 @@
 # GAT's data); fails when a test fails or when no test ran. Measured 2026-12-01 on the shared 2 cores (other jobs
 # running), before the projects test joined: 5:48 wall with a fresh venv (torch from the local wheel, the torch_npu
 # wheel already there), of which pytest 4:02 for the 25 tests of tests/runtime and tests/execution/npu.
-set -u
-cd "$(dirname "$0")/../.."
-root=$(pwd)
-work="${ASCEND_MIGRATE_KB_VERIFY_DIR:-${TMPDIR:-/tmp}/ascend-migrate-kb-verify}"
-venv="$work/venv"
-mkdir -p "$work" .ci/logs
-export PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore
-
-fail() { echo "stage 35-runtime: FAILED: $1"; exit 1; }
-
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv" || fail "python3 -m venv is not available"
-fi
+stage=35-runtime
+source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 numpy<2 pytest (into $venv)"
 "$venv/bin/pip" install -q torch==2.13.0 "numpy<2" "pytest>=8,<10" || fail "torch 2.13.0, numpy or pytest could not be installed"
 "$venv/bin/pip" install -q -e "$root" || fail "ascend-migrate does not install into the runtime venv"

@@ -8,19 +8,8 @@
 # torch.load fix executed on the converted checkpoint, Keras .keras/.h5 weights converted and computed the same. Fails when a test fails or when no test ran (skips count as not run).
 # Measured here: 2:01 with stage 30's venv ready and keras already downloaded once (3:31 the first time), on 2
 # shared cores; most of it is importing torch and mindspore.
-set -u
-cd "$(dirname "$0")/../.."
-root=$(pwd)
-work="${ASCEND_MIGRATE_KB_VERIFY_DIR:-${TMPDIR:-/tmp}/ascend-migrate-kb-verify}"
-venv="$work/venv"
-mkdir -p "$work" .ci/logs
-export PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore GLOG_v=3
-
-fail() { echo "stage 37-weights: FAILED: $1"; exit 1; }
-
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv" || fail "python3 -m venv is not available"
-fi
+stage=37-weights
+source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 safetensors h5py pytest (into $venv)"
 "$venv/bin/pip" install -q torch==2.13.0 mindspore==2.10.0 "numpy<2" "safetensors>=0.4,<1" "h5py>=3.10,<4" "pytest>=8,<10" \
   || fail "torch 2.13.0, mindspore 2.10.0, safetensors, h5py or pytest could not be installed"

@@ -7,19 +7,8 @@
 # no test ran. It also runs the one precision test that needs mindspore (mindspore 2.10.0's Tensor has dim() and
 # numpy(), the reason those MS105 rows are not reported). Measured: 10 min 40 s for the 27 tests (each a fix and a few training steps) on 2 cores shared
 # with other work (load average about 11); expect less on an idle machine.
-set -u
-cd "$(dirname "$0")/../.."
-root=$(pwd)
-work="${ASCEND_MIGRATE_KB_VERIFY_DIR:-${TMPDIR:-/tmp}/ascend-migrate-kb-verify}"
-venv="$work/venv"
-mkdir -p "$work" .ci/logs
-export PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore GLOG_v=3
-
-fail() { echo "stage 38-execution: FAILED: $1"; exit 1; }
-
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv" || fail "python3 -m venv is not available"
-fi
+stage=38-execution
+source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"
 "$venv/bin/pip" install -q torch==2.13.0 mindspore==2.10.0 "numpy<2" "pytest>=8,<10" || fail "torch 2.13.0, mindspore 2.10.0 or pytest could not be installed"
 "$venv/bin/pip" install -q -e "$root" || fail "ascend-migrate does not install into the execution venv"
