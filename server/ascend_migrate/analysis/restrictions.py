@@ -9,28 +9,32 @@ back to the CPU", say `reported: false` in mappings/.)
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from ascend_migrate.kb.schema import CallCondition, Entry
 
 RESTRICTION_CODE = "NPU204"  # its rows say "supported with restriction"
+NUMBER_TYPES = ("builtins.int", "builtins.float")  # what the walker infers for `n: int`
+
+TypeOf = Callable[[ast.expr], "str | None"]  # the walker's inference: an expression's type when it is known
 
 
-def applies_at(entry: Entry, call: ast.Call | None) -> bool:
+def applies_at(entry: Entry, call: ast.Call | None, type_of: TypeOf | None = None) -> bool:
     """False when the entry has `when` conditions and this use of its API meets none of them."""
     if not entry.when:
         return True
     if call is None:
         return False  # a reference without a call (`f = torch.sum`) passes no argument
-    return any(_holds(condition, call) for condition in entry.when)
+    return any(_holds(condition, call, type_of) for condition in entry.when)
 
 
-def _holds(condition: CallCondition, call: ast.Call) -> bool:
+def _holds(condition: CallCondition, call: ast.Call, type_of: TypeOf | None) -> bool:
     argument = _argument(condition, call)
     if argument is None:
         return condition.missing and not _may_hide_arguments(call)
     if argument is _UNKNOWN or not condition.present:
         return False
-    if condition.unless_number and _is_number(argument):
+    if condition.unless_number and (_is_number(argument) or (type_of is not None and _typed_number(argument, type_of))):
         return False
     value = written_value(argument)
     if condition.values:
@@ -74,6 +78,15 @@ def _is_number(node: ast.expr) -> bool:
         return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
     if isinstance(node, ast.BinOp):
         return _is_number(node.left) and _is_number(node.right)
+    return False
+
+
+def _typed_number(node: ast.expr, type_of: TypeOf) -> bool:
+    """A variable annotated as a Python number (`n_steps: int`), or arithmetic of such names and numbers."""
+    if isinstance(node, ast.Name):
+        return type_of(node) in NUMBER_TYPES
+    if isinstance(node, ast.BinOp):
+        return all(_is_number(side) or _typed_number(side, type_of) for side in (node.left, node.right))
     return False
 
 

@@ -52,6 +52,9 @@ from ascend_migrate.analysis.symbols import (
 
 _SKIPPED = (ast.Load, ast.Store, ast.Del, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 _FORWARD_NAMES = ("forward", "construct")
+# Names annotated as Python numbers: restriction rows that a number never meets (`repeat_interleave(n_steps)`) ask.
+# A literal assignment is not enough (`total = 0` then `total += loss` makes a tensor).
+_NUMBER_ANNOTATIONS = {"int": "builtins.int", "float": "builtins.float"}
 _CLASS_SCOPE = "<class body>"  # marks a class body's scope (not a valid identifier, so never a real name)
 
 
@@ -391,6 +394,9 @@ class Walker:
                     handler(self.context, binding[1], func, node, func.id)
             elif binding is None and func.id == "getattr" and len(node.args) >= 2:
                 self.visit_getattr(node)
+            elif binding is None and func.id in ("isinstance", "issubclass") and len(node.args) == 2:
+                self.visit_type_check(node)
+                return
         else:
             self._dispatch[func_type](func)
         dispatch = self._dispatch
@@ -402,6 +408,27 @@ class Walker:
         context = self.context
         for handler in self._on_call:
             handler(context, node)
+
+    def visit_type_check(self, node: ast.Call) -> None:
+        """`isinstance(model, nn.DataParallel)`: the classes are compared, never constructed or called."""
+        dispatch = self._dispatch
+        subject, classes = node.args
+        dispatch[type(subject)](subject)
+        self.visit_compared_only(classes)
+        context = self.context
+        for handler in self._on_call:
+            handler(context, node)
+
+    def visit_compared_only(self, node: ast.expr) -> None:
+        """A class or function compared with another (an isinstance argument, a dict key, `type(m) is nn.X`):
+        the rules hear of it (`context.compared_only`) and need not report what only running it would break."""
+        context = self.context
+        outer = context.compared_only
+        context.compared_only = True
+        try:
+            self._dispatch[type(node)](node)
+        finally:
+            context.compared_only = outer
 
     def visit_getattr(self, node: ast.Call) -> None:
         """`getattr(torch.cuda, "synchronize")` is a reference to torch.cuda.synchronize."""
@@ -420,9 +447,12 @@ class Walker:
             handler(self.context, node)
 
     def visit_compare(self, node: ast.Compare) -> None:
-        left = node.left
-        self._dispatch[type(left)](left)
-        self.visit_all(node.comparators)
+        operands = (node.left, *node.comparators)
+        if any(_is_type_of(operand) for operand in operands):
+            for operand in operands:  # `type(m) in (nn.MaxPool1d, nn.MaxPool3d)`: classes compared, never run
+                self.visit_compared_only(operand)
+        else:  # `torch.version.cuda is None` reads a value that differs on the NPU
+            self.visit_all(operands)
         for handler in self._on_compare:
             handler(self.context, node)
 
@@ -453,7 +483,9 @@ class Walker:
                 handler(self.context, node)
 
     def visit_dict(self, node: ast.Dict) -> None:
-        self.visit_all(node.keys)
+        for key in node.keys:
+            if key is not None:  # None: a `**mapping` entry
+                self.visit_compared_only(key)  # `{nn.MaxPool1d: rule}`: a key is looked up, never called
         self.visit_all(node.values)
         for handler in self._on_dict:
             handler(self.context, node)
@@ -567,6 +599,8 @@ class Walker:
         if qualified is None and type(annotation) is ast.Constant and type(annotation.value) is str:
             return TENSOR if annotation.value in ("torch.Tensor", "Tensor") else None
         if qualified is None:
+            if type(annotation) is ast.Name and annotation.id in _NUMBER_ANNOTATIONS and self.lookup(annotation.id) is None:
+                return _NUMBER_ANNOTATIONS[annotation.id]  # `n_steps: int`: a Python number
             # `pool: Pool` for a class of this file: its own type, so its attributes are never taken for a tensor's.
             return self.base_type(annotation) if type(annotation) is ast.Name else None
         return TENSOR if qualified in (TENSOR, "torch.nn.Parameter") else constructed_type(qualified)
@@ -708,6 +742,13 @@ def _node_classes() -> list[type]:
         found.append(cls)
         pending.extend(cls.__subclasses__())
     return found
+
+
+def _is_type_of(node: ast.expr) -> bool:
+    """`type(x)` or `x.__class__`."""
+    if type(node) is ast.Call:
+        return type(node.func) is ast.Name and node.func.id == "type" and len(node.args) == 1
+    return type(node) is ast.Attribute and node.attr == "__class__"
 
 
 def _case_literals(pattern: ast.pattern):

@@ -75,7 +75,7 @@ class Rule:
 class RuleContext:
     """Everything a rule may ask while the walker visits one chunk: the knowledge base (`view`), the resolved
     program (`qualified_name`, `infer`, `lookup`, `names_of_type`, `module_imports`, `types`), whether the walk
-    is inside an annotation (`in_annotation`), and `add` to report a finding. The resolution functions are the walker's own, bound once (`resolve_with`), so a rule's
+    is inside an annotation (`in_annotation`) or only compares a name (`compared_only`), and `add` to report a finding. The resolution functions are the walker's own, bound once (`resolve_with`), so a rule's
     question costs what the walker's would."""
 
     qualified_name: Callable[[Any], str | None]  # `torch.nn.Linear` for `nn.Linear`; None unless rooted in an import
@@ -90,6 +90,7 @@ class RuleContext:
         self.route = route
         self.types = types
         self.in_annotation = False  # the walk is inside a type annotation (which runs nothing)
+        self.compared_only = False  # inside an isinstance argument, a dict key or a comparison operand
         self.findings: list[Finding] = []
         self._reported: set[tuple[Span, str]] = set()
         self._module_scope: Callable[[], dict] = dict

@@ -46,7 +46,7 @@ def on_attribute(
     factory = context.factory
     span = factory.attribute_name_span(node)
     for entry in matched:
-        if _unchanged_on_mindspore(entry, node, call) or not applies_at(entry, call):
+        if _unchanged_on_mindspore(entry, node, call) or not applies_at(entry, call, context.infer):
             continue
         fix = _method_fix(context, entry, node, call, span)
         context.add(factory.finding(entry, span, confidence, api=entry.api, fix=fix))

@@ -65,8 +65,10 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
             continue
         if condition == "device-argument":
             continue  # the strings rule reports device arguments where the value is a CUDA device
-        if not applies_at(entry, call):
+        if not applies_at(entry, call, context.infer):
             continue  # a restriction this call does not touch
+        if context.compared_only and call is None and entry.category == "npu-unsupported":
+            continue  # `isinstance(model, nn.DataParallel)`: comparing with the class runs none of it on the NPU
         fix = _fix_for(context, entry, span, call, root)
         context.add(factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix))
 
@@ -147,6 +149,30 @@ _FLAGS = (
             layers = [nn.Linear(dim, dim), nn.LayerNorm(dim)]  # expect: MS102, MS101
             return nn.Sequential(*layers)  # expect: MS102
         """, codes=("MS101", "MS102")),
+    Example("npu", """
+        import torch
+        import torch_npu
+        from torch import nn
+
+
+        def wrap(model):
+            return nn.DataParallel(model)  # expect: NPU201
+
+
+        def pool_for(dims):
+            return {1: nn.MaxPool1d, 3: nn.MaxPool3d}[dims]  # expect: NPU201, NPU201
+
+
+        def expand(x, counts):
+            return torch.repeat_interleave(x, counts, dim=0)  # expect: NPU401
+        """, codes=("NPU201", "NPU401")),
+    Example("mindspore", """
+        from torch import nn
+
+
+        def is_conv(module):
+            return isinstance(module, nn.Conv2d)  # expect: MS101
+        """, codes=("MS101",)),
 )
 _LEAVES_ALONE = (
     Example("npu", """
@@ -159,6 +185,24 @@ _LEAVES_ALONE = (
             torch.cuda.synchronize()  # a parameter named torch: not the module
             return os.path.join(path, "cuda")
         """, codes=("NPU101",)),
+    Example("npu", """
+        import torch
+        import torch_npu
+        from torch import nn
+
+        RULES = {nn.MaxPool1d: "pool", nn.MaxPool3d: "pool"}  # keys are looked up, never constructed
+
+
+        def unwrap(model):
+            if isinstance(model, (nn.DataParallel, nn.parallel.DistributedDataParallel)):
+                return model.module
+            return model if type(model) is not nn.MaxPool3d else None
+
+
+        def expand(x, n_steps: int, scale: float):
+            repeated = torch.repeat_interleave(x, n_steps, dim=0)  # a Python number: the output shape is static
+            return repeated, x.repeat_interleave(2 * n_steps, dim=0), x.repeat_interleave(int(scale))
+        """, codes=("NPU201", "NPU401")),
 )
 
 
