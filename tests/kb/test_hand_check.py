@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from ascend_migrate.kb.index import KnowledgeBase
+from ascend_migrate.kb.versions import parse_version
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # tools/ is not part of the installed package
@@ -69,3 +70,33 @@ def test_what_the_first_sample_found_stays_corrected(knowledge_base: KnowledgeBa
     assert (size.category, size.target) == ("ms-differs", "mindspore.dataset.vision.get_image_size")
     (marker,) = by_api(knowledge_base, "torch.profiler.record_function")
     assert marker.target == "mindspore.profiler.mstx.Mstx.range_start"
+
+
+def test_what_the_signature_scan_found_stays_corrected(knowledge_base: KnowledgeBase) -> None:
+    # in place vs out of place, named results vs a plain tuple, a list MindSpore requires, switches it lacks
+    for api in ("torch.Tensor.cauchy_", "torch.sort", "torch.cummax", "torch.cummin", "torch.slogdet",
+                "torch.Tensor.slogdet", "torch.Tensor.geqrf", "torch.lu_unpack", "torch.distributed.scatter_object_list",
+                "torch.optim.NAdam", "torch.optim.RAdam"):
+        current = [entry for entry in by_api(knowledge_base, api) if entry.target_versions.contains(parse_version("2.10.0"))]
+        assert current and all(entry.category == "ms-differs" and entry.fix != "safe" for entry in current), api
+    (scatter,) = by_api(knowledge_base, "torch.distributed.scatter_object_list")
+    assert ("scatter_object_input_list", "(required)") in {(row.source, row.target_default) for row in scatter.parameters}
+
+
+def test_the_signature_scan_reads_defaults_and_missing_parameters_from_real_signatures() -> None:
+    import dataclasses
+    import json
+    import textwrap
+
+    from tools import signature_scan
+
+    found = next(entry for entry in hand_check.population(MAPPINGS) if entry.api == "torch.Tensor.cauchy_")
+    entry = dataclasses.replace(found, category="ms-equivalent", parameters=())  # as the doc had it
+    leads = signature_scan.scan_entry(entry, textwrap.wrap, textwrap.shorten)
+    assert ("in-place", "cauchy_ -> cauchy") in leads
+    assert ("default", "width: torch ['70'], mindspore width ['(required)']") in leads  # wrap(text, width=70)
+    missing = [what for kind, what in signature_scan.scan_entry(entry, json.dumps, json.loads) if kind == "missing"]
+    assert any(what.startswith("skipkeys ") for what in missing) and not any(what.startswith("cls ") for what in missing)
+    assert signature_scan.overloads(json.loads)[0]["cls"] == "None"
+    assert ("class-function", "torch: a function, mindspore: a class") in signature_scan.scan_entry(
+        entry, json.loads, json.JSONDecoder)

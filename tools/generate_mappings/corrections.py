@@ -73,6 +73,47 @@ NOT_A_RENAME.update({
     ("torchaudio.transforms.TimeStretch", "r2.4.10"): _AUDIO_STRETCH,
 })
 
+
+# The signature scan (tools/signature_scan.py) after the second hand check, looking across all entries for the kinds of
+# error the samples found: in-place methods mapped to out-of-place ones, lists torch lets a non-source rank omit that
+# MindSpore requires, named results (torch.return_types) where MindSpore returns a plain tuple, and switches the
+# target lacks. Each was confirmed in torch 2.13.0 and mindspore 2.10.0 on the CPU (run or signatures read).
+_PLAIN_TUPLE = ("correction: the doc calls this consistent, but torch returns a named result ({fields}) and {target} a "
+                "plain tuple (run in mindspore 2.10.0 on the CPU): code that reads {example} breaks; unpack or index the "
+                "result instead")
+_OPTIMIZER_SWITCHES = ("correction: the doc calls this consistent, but {target}(params, lr, betas, eps, weight_decay{more}) "
+                       "has no decoupled_weight_decay (torch's {name}W behaviour) and no maximize (signatures read in "
+                       "torch 2.13.0 and mindspore 2.10.0); the defaults agree, so calls without them are unchanged")
+NOT_A_RENAME.update({
+    ("torch.Tensor.cauchy_", "r2.4.10"): (
+        "correction: the doc calls this consistent, but mindspore.Tensor.cauchy(median=0.0, sigma=1.0) returns a new "
+        "tensor and leaves its receiver unchanged (run in mindspore 2.10.0 on the CPU: the receiver stayed all ones), "
+        "where torch's cauchy_ fills the tensor in place: assign the result instead"),
+    ("torch.distributed.scatter_object_list", "master"): (
+        "correction: the doc calls this consistent, but mindspore.mint.distributed.scatter_object_list("
+        "scatter_object_output_list, scatter_object_input_list, src=0, group=None) has no default for "
+        "scatter_object_input_list (torch: None, what the ranks that only receive pass) and src defaults to 0 (torch: "
+        "None); torch's group_src has no counterpart (mindspore 2.10.0 signature)"),
+    ("torch.sort", "master"): _PLAIN_TUPLE.format(fields=".values, .indices", target="mint.sort",
+                                                  example="torch.sort(x).values"),
+    ("torch.cummax", "master"): _PLAIN_TUPLE.format(fields=".values, .indices", target="mint.cummax",
+                                                    example="torch.cummax(x, 1).values"),
+    ("torch.cummin", "master"): _PLAIN_TUPLE.format(fields=".values, .indices", target="mint.cummin",
+                                                    example="torch.cummin(x, 1).values"),
+    ("torch.slogdet", "r2.4.10"): _PLAIN_TUPLE.format(fields=".sign, .logabsdet", target="ops.slogdet",
+                                                      example="torch.slogdet(a).logabsdet"),
+    ("torch.Tensor.slogdet", "r2.4.10"): _PLAIN_TUPLE.format(fields=".sign, .logabsdet", target="Tensor.slogdet",
+                                                             example="a.slogdet().logabsdet"),
+    ("torch.Tensor.geqrf", "r2.4.10"): _PLAIN_TUPLE.format(fields=".a, .tau", target="Tensor.geqrf",
+                                                           example="a.geqrf().tau"),
+    ("torch.lu_unpack", "r2.4.10"): _PLAIN_TUPLE.format(fields=".P, .L, .U", target="ops.lu_unpack",
+                                                        example="torch.lu_unpack(lu, pivots).L"),
+    ("torch.optim.NAdam", "r2.4.10"): _OPTIMIZER_SWITCHES.format(target="mindspore.experimental.optim.NAdam",
+                                                                 more=", momentum_decay", name="NAdam"),
+    ("torch.optim.RAdam", "r2.4.10"): _OPTIMIZER_SWITCHES.format(target="mindspore.experimental.optim.RAdam", more="",
+                                                                 name="RAdam"),
+})
+
 # (api, MindSpore target) → why: differences the battery calls "edge" (NaN where the other side gives a number, read
 # as out of the function's domain) that are the function's ordinary use. xlogy exists for x = 0: torch gives
 # xlogy(0, 0) = 0 (the entropy of a zero probability), MindSpore 2.10.0 NaN (run on the CPU).
@@ -488,6 +529,26 @@ PARAMETER_CORRECTIONS[("torch.distributed.gather", "master")] = (ParameterCorrec
     checked="signatures of torch.distributed.gather (torch 2.13.0) and mindspore.mint.distributed.gather "
             "(mindspore 2.10.0) read",
 ),)
+PARAMETER_CORRECTIONS[("torch.distributed.scatter_object_list", "master")] = (ParameterCorrection(
+    fixes=(),
+    added=(_row("scatter_object_input_list", "scatter_object_input_list", "default", source_default="None",
+                target_default="(required)"),
+           _row("src", "src", "default", source_default="None", target_default="0"),
+           _row("group_src", None, "removed", source_default="None")),
+    note="correction: scatter_object_input_list has no default in mindspore.mint.distributed.scatter_object_list, src "
+         "defaults to 0, and group_src has no counterpart",
+    checked="signatures of torch.distributed.scatter_object_list (torch 2.13.0) and "
+            "mindspore.mint.distributed.scatter_object_list (mindspore 2.10.0) read",
+),)
+for _optimizer in ("NAdam", "RAdam"):
+    PARAMETER_CORRECTIONS[(f"torch.optim.{_optimizer}", "r2.4.10")] = (ParameterCorrection(
+        fixes=(),
+        added=(_row("decoupled_weight_decay", None, "removed", source_default="False"),
+               _row("maximize", None, "removed", source_default="False")),
+        note=f"correction: mindspore.experimental.optim.{_optimizer} has no decoupled_weight_decay and no maximize",
+        checked=f"__init__ signatures of torch.optim.{_optimizer} (torch 2.13.0) and "
+                f"mindspore.experimental.optim.{_optimizer} (mindspore 2.10.0) read",
+    ),)
 PARAMETER_CORRECTIONS[("torch.optim.lr_scheduler.CyclicLR", "r2.4.10")] = (
     CYCLIC_MOMENTUM, _CORRECTED_ROWS[("torch.optim.lr_scheduler.CyclicLR", "r2.4.10")])
 
