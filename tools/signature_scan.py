@@ -118,6 +118,9 @@ def scan_entry(entry, torch_value: object, mindspore_value: object) -> list[tupl
     torch_overloads, mindspore_overloads = overloads(torch_value), overloads(mindspore_value)
     renamed = {row.source: row.target for row in entry.parameters if row.source and row.target}
     mentioned = {name for row in entry.parameters for name in (row.source, row.target) if name}
+    # a row that records both defaults (or calls the change a default or a complement) has said it
+    said_defaults = {row.source for row in entry.parameters
+                     if row.change in ("default", "complement") or row.source_default != row.target_default}
     if torch_overloads and mindspore_overloads:
         target_names = {name for overload in mindspore_overloads for name in overload}
         for name in dict.fromkeys(name for overload in torch_overloads for name in overload):
@@ -127,6 +130,8 @@ def scan_entry(entry, torch_value: object, mindspore_value: object) -> list[tupl
             if target_name not in target_names:
                 if name not in mentioned:
                     leads.append(("missing", f"{name} (mindspore takes {', '.join(sorted(target_names)) or 'nothing'})"))
+                continue
+            if name in said_defaults:
                 continue
             torch_defaults = {overload[name] for overload in torch_overloads if name in overload} - {_UNSET}
             target_defaults = {overload[target_name] for overload in mindspore_overloads if target_name in overload}
