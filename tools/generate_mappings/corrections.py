@@ -114,6 +114,18 @@ NOT_A_RENAME.update({
                                                                  name="RAdam"),
 })
 
+# Found by the third hand check (mappings/verification/hand_check_3.yaml), run in mindspore 2.10.0 on the CPU.
+NOT_A_RENAME.update({
+    ("torch.Tensor.index_add", "r2.4.10"): (
+        "correction: the doc calls this consistent, but in mindspore 2.10.0 on the CPU x.index_add(dim, index, source) "
+        "also writes the sum into x (torch returns a new tensor and leaves x unchanged; the same for mint.index_add and "
+        "ops.index_add), and it refuses int64 indices (IndexAdd takes Int32 only), torch's usual index dtype"),
+    ("torch.vander", "r2.4.10"): (
+        "correction: the doc calls this consistent, but mindspore.ops.vander(x, N=None) has no increasing: "
+        "torch.vander(x, increasing=True) raises TypeError after a rename (run in mindspore 2.10.0 on the CPU; vander(x) "
+        "and vander(x, N=2) agree)"),
+})
+
 # (api, MindSpore target) → why: differences the battery calls "edge" (NaN where the other side gives a number, read
 # as out of the function's domain) that are the function's ordinary use. xlogy exists for x = 0: torch gives
 # xlogy(0, 0) = 0 (the entropy of a zero probability), MindSpore 2.10.0 NaN (run on the CPU).
@@ -126,6 +138,13 @@ NOT_REPORTED = {
 }
 
 EDGE_IS_ORDINARY = {
+    # the third hand check: mindspore 2.10.0's float32 nextafter on the CPU returns its input (nextafter(1.5, 0) is 1.5,
+    # torch gives the next float down); the battery's tolerance (rtol 1e-4) cannot see a one-ulp function
+    ("torch.nextafter", "mindspore.ops.nextafter"): "on float32 MindSpore returns the input itself (nextafter(1.5, 0) is "
+                                                    "1.5, torch 1.4999999); float64 agrees",
+    ("torch.Tensor.nextafter", "mindspore.Tensor.nextafter"): "on float32 MindSpore returns the input itself "
+                                                              "(x.nextafter(0) of 1.5 is 1.5, torch 1.4999999); float64 "
+                                                              "agrees",
     ("torch.xlogy", "mindspore.mint.xlogy"): "xlogy(0, 0) is 0 in torch and NaN in MindSpore, and x = 0 is what xlogy "
                                              "is for (entropy terms of zero probabilities)",
     ("torch.Tensor.xlogy", "mindspore.Tensor.xlogy"): "x.xlogy(y) with x = 0 and y = 0 is 0 in torch and NaN in "
@@ -539,6 +558,13 @@ PARAMETER_CORRECTIONS[("torch.distributed.scatter_object_list", "master")] = (Pa
          "defaults to 0, and group_src has no counterpart",
     checked="signatures of torch.distributed.scatter_object_list (torch 2.13.0) and "
             "mindspore.mint.distributed.scatter_object_list (mindspore 2.10.0) read",
+),)
+PARAMETER_CORRECTIONS[("torch.vander", "r2.4.10")] = (ParameterCorrection(
+    fixes=(),
+    added=(_row("increasing", None, "removed", source_default="False",
+                note="mindspore.ops.vander(x, N=None) has no increasing (2.10.0)"),),
+    note="correction: torch's increasing has no counterpart in mindspore.ops.vander",
+    checked="signatures of torch.vander (torch 2.13.0) and mindspore.ops.vander (mindspore 2.10.0) read; run on the CPU",
 ),)
 for _optimizer in ("NAdam", "RAdam"):
     PARAMETER_CORRECTIONS[(f"torch.optim.{_optimizer}", "r2.4.10")] = (ParameterCorrection(
