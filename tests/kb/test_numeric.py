@@ -93,8 +93,10 @@ def test_a_run_that_differs_on_edge_inputs_makes_the_entry_ms_differs_at_info_se
              "target_versions": ">=2.5", "fix": "safe", "verified": "name check: target resolves"}
     assert NumericRecord(RECORD).apply(entry) == "differ"
     assert (entry["category"], entry["fix"], entry["severity"], "code" in entry) == ("ms-differs", "unsafe", "info", False)
-    assert entry["note"] == ("Differs only on edge inputs when run side by side on the CPU (torch 2.13.0+cpu, mindspore "
-                             "2.10.0) from float32[3, 4], 1: int32: dtype: torch int64, mindspore int32 (values agree)")
+    # the message names the edge inputs; the hover's edge line (edge_difference) says what differs on them
+    assert entry["note"] == "Differs only on edge inputs (int32); ordinary inputs agree."
+    assert entry["edge_difference"] == ("int32: dtype: torch int64, mindspore int32 (values agree); run side by side on "
+                                        "the CPU (torch 2.13.0+cpu, mindspore 2.10.0) from float32[3, 4], 1.")
     assert entry["verified"].startswith("numeric: differ, run side by side") and entry["verified"].endswith("on 2 cases of the battery (listed in verification/numeric.yaml); name check: target resolves")
 
 

@@ -91,8 +91,14 @@ class NumericRecord:
         if result.get("scope") == "edge" and (changed or entry.get("severity") == "info"):
             entry["severity"] = "info"  # differs only on edge inputs: shown, not a warning on every call
         entry["fix"] = "unsafe"  # a rename would not keep the behaviour the run saw
-        where = {"edge": "Differs only on edge inputs", "all": "Differs"}.get(result.get("scope", ""), "Fails")
-        note = f"{where} when {run}: {' '.join(result.get('detail', '').split())}"
+        detail = " ".join(result.get("detail", "").split())
+        if result.get("scope") == "edge":
+            # the message names the inputs; the hover's edge line says what differs on them
+            inputs = [case for case in result.get("checked", ()) if f"{case}:" in detail]
+            note = f"Differs only on edge inputs ({', '.join(inputs) or 'see the edge difference'}); ordinary inputs agree."
+            entry["edge_difference"] = f"{detail.rstrip('.')}; {run}."
+        else:
+            note = f"{'Differs' if result.get('scope') == 'all' else 'Fails'} when {run}: {detail}"
         entry["note"] = f"{entry['note']} {note}" if entry.get("note") else note
         found = f"numeric: {outcome}, {run}, {_cases(result)}"
         entry["verified"] = f"{found}; {earlier}" if earlier else found

@@ -47,6 +47,7 @@ ENTRY_KEYS = {
     "reported": bool,
     "documentation_only": bool,
     "review": str,
+    "edge_difference": str,
 }
 # The conditions each match kind understands (pattern conditions name engine matchers: kb/patterns.py).
 CONDITIONS = {
@@ -270,6 +271,7 @@ class _NodeReader:
             reported=values.get("reported", True),
             documentation_only=values.get("documentation_only", False),
             review=values.get("review", ""),
+            edge_difference=values.get("edge_difference", ""),
             **ranges,
         )
 

@@ -76,6 +76,8 @@ def entry_json(entry: Entry, knowledge_base: KnowledgeBase) -> dict[str, Any]:
     }
     if entry.review:
         result["review"] = entry.review
+    if entry.edge_difference:
+        result["edge_difference"] = entry.edge_difference
     record = _numeric_record(directory).get((entry.api, entry.target or ""))
     if record is not None:
         result["numeric"] = record

@@ -93,6 +93,9 @@ class Entry:
     # For what cannot run side by side (optimizers, schedulers, data pipelines, distributed, randomness): the
     # difference a person found, or why there is none, and who checked it when and how
     review: str = ""
+    # A difference the side-by-side run saw only on edge inputs (NaN and inf, masked rows, integer or float64 dtypes,
+    # 0-d, empty): one sentence for the hover, so that real code gets no warning on every call for it
+    edge_difference: str = ""
 
     @property
     def key(self) -> str:

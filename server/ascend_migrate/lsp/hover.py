@@ -92,6 +92,9 @@ def entry_markdown(entry: Entry, finding: Finding | None = None) -> str:
         note = _unsaid(entry.note, said)
         if note:
             parts.append(f"**Note:** {note}")
+    if entry.edge_difference:
+        # told here, not as a warning on every call: ordinary inputs agree
+        parts.append(f"**Edge inputs:** {entry.edge_difference}")
     versions = []
     if entry.source_versions.text != "*":
         versions.append(f"{_source_name(entry.api)} {entry.source_versions.text}")
