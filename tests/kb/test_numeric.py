@@ -84,8 +84,18 @@ RECORD = {
         {"api": "torch.glu", "target": "mindspore.ops.glu", "outcome": "agree", "call": "float32[3, 4]",
          "checked": ["probe", "dim=1"]},
         {"api": "torch.argmax", "target": "mindspore.mint.argmax", "outcome": "skipped", "detail": "no CPU kernel"},
+        {"api": "torch.round", "target": "mindspore.mint.round", "outcome": "differ", "scope": "all",
+         "detail": "decimals=1: mindspore raised RuntimeError", "call": "float32[3, 4]", "checked": ["probe", "decimals=1"]},
     ],
 }
+
+
+def test_a_run_that_differs_on_ordinary_inputs_says_so_in_the_note_and_has_no_edge_line():
+    entry = {"api": "torch.round", "category": "ms-equivalent", "target": "mindspore.mint.round", "target_versions": ">=2.5",
+             "fix": "safe"}
+    NumericRecord(RECORD).apply(entry)
+    assert "edge_difference" not in entry and "severity" not in entry
+    assert entry["note"].startswith("Differs when run side by side") and entry["note"].endswith("mindspore raised RuntimeError")
 
 
 def test_a_run_that_differs_on_edge_inputs_makes_the_entry_ms_differs_at_info_severity_with_what_differs():
