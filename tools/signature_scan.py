@@ -92,7 +92,8 @@ def overloads(value: object) -> list[dict[str, object]]:
         for part in _split_parameters(match.group(1)):
             name, _, default = part.partition("=")
             name = name.split(":")[0].strip()
-            if name.isidentifier() and name != "self":
+            # a docstring's return line also matches (`-> (Tensor, LongTensor)`): parameters are lower-case words
+            if name.isidentifier() and name != "self" and not name[0].isupper():
                 parameters[name] = default.strip() if default else _UNSET
         result.append(parameters)
     return result

@@ -4,9 +4,8 @@ one line, with the real knowledge base, while the call itself gets no warning fo
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types
-
 from lsp_session import diagnostics_for, open_document, session
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
