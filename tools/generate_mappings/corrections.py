@@ -566,6 +566,21 @@ PARAMETER_CORRECTIONS[("torch.vander", "r2.4.10")] = (ParameterCorrection(
     note="correction: torch's increasing has no counterpart in mindspore.ops.vander",
     checked="signatures of torch.vander (torch 2.13.0) and mindspore.ops.vander (mindspore 2.10.0) read; run on the CPU",
 ),)
+# The third hand check: the doc's notes of AmplitudeToDB's ref_value and amin are swapped. torchaudio's AmplitudeToDB
+# clamps at amin = 1e-10 and uses ref_value = 1.0 internally, the defaults mindspore.dataset.audio.AmplitudeToDB(stype,
+# ref_value=1.0, amin=1e-10, top_db=80.0) gives them (signature read in mindspore 2.10.0).
+_AMPLITUDE_TO_DB = ParameterCorrection(
+    fixes=(ParameterFix(None, "ref_value", _row(None, "ref_value", "added", target_default="1.0"),
+                        "reference value for db_multiplier = log10(max(ref_value, amin)); torchaudio uses 1.0 internally"),
+           ParameterFix(None, "amin", _row(None, "amin", "added", target_default="1e-10"),
+                        "lower bound the input is clamped to; torchaudio uses 1e-10 internally")),
+    note="correction: the doc's notes of ref_value and amin are swapped (torchaudio uses ref_value 1.0 and amin 1e-10 "
+         "internally, MindSpore's defaults)",
+    checked="mindspore.dataset.audio.AmplitudeToDB signature read in mindspore 2.10.0; torchaudio 2.11.1's "
+            "transforms/_transforms.py read in its PyPI wheel (not installed): self.amin = 1e-10, self.ref_value = 1.0",
+)
+PARAMETER_CORRECTIONS[("torchaudio.transforms.AmplitudeToDB", "master")] = (_AMPLITUDE_TO_DB,)
+PARAMETER_CORRECTIONS[("torchaudio.transforms.AmplitudeToDB", "r2.4.10")] = (_AMPLITUDE_TO_DB,)
 for _optimizer in ("NAdam", "RAdam"):
     PARAMETER_CORRECTIONS[(f"torch.optim.{_optimizer}", "r2.4.10")] = (ParameterCorrection(
         fixes=(),
