@@ -90,7 +90,8 @@ def census(code_bases: list[Path], canonical, inventory: frozenset[str]) -> dict
 
 def status(view, api: str) -> str:
     """What the knowledge base answers for `api` on the MindSpore route."""
-    entries, _ = view.name_entries(api)
+    entries, canonical = view.name_entries(api)
+    entries = entries or view.prefix_entries(canonical)  # a module answered as a whole (`tf.io.gfile`)
     if not entries:
         return "unmapped"
     return ";".join(sorted({entry.category for entry in entries}))

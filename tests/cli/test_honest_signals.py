@@ -247,9 +247,9 @@ def test_lookup_accepts_import_aliases_and_short_names(typed, api):
 
 
 def test_lookup_of_an_unknown_name_suggests_the_close_ones():
-    completed = kb_lookup("tf.keras.layers.Conv3D")  # (tf.keras.layers.Dense has a curated entry since issue 21)
+    completed = kb_lookup("tf.keras.layers.ConvLSTM3D")  # (Dense and Conv3D have curated entries since issue 21)
     assert (completed.returncode, completed.stdout) == (1, "")
-    assert completed.stderr.startswith("no entry for tf.keras.layers.Conv3D; did you mean torch.nn.Conv3d, ")
+    assert completed.stderr.startswith("no entry for tf.keras.layers.ConvLSTM3D; did you mean tensorflow.keras.layers.Conv3D, ")
     assert kb_lookup("nn.Conv3dd").stderr.startswith("no entry for nn.Conv3dd; did you mean torch.nn.Conv3d, ")
     assert kb_lookup("xyzzy_nothing_like_it").stderr == "no entry for xyzzy_nothing_like_it\n"
 
