@@ -5,9 +5,14 @@
 # MindSpore targets), then runs tests/tensorflow_route, whose test_tensorflow_installed.py skips without these packages:
 #   every source name of the hand-written TensorFlow tables is public in tensorflow 2.21.0 / keras 3, and
 #   mappings/tensorflow_inventory.yaml is exactly what tools/generate_mappings/tensorflow_inventory.py collects now.
-# Fails on a failed test or when the installed-package tests did not run.
+# Then the numeric battery (tools/tensorflow_battery.py): the TensorFlow side in this venv, the MindSpore side in
+# stage 30's venv (mindspore 2.10.0; numpy<2 keeps the two apart), and the comparison must equal the committed
+# mappings/verification/tensorflow_numeric.yaml.
+# Fails on a failed test, when the installed-package tests did not run, or when the battery could not run or
+# its record differs from the committed one.
 # Budget: measured here 11 min 21 s wall with a cold venv on 2 cores shared with other test runs (72 s of CPU;
 # most of the wall time is the tensorflow-cpu download and install), of which tests/tensorflow_route took 1 min 45 s.
+# The battery adds 26 s wall (7.6 s CPU: TensorFlow side 18 s wall, MindSpore side 8 s; measured 2026-12-01, shared cores).
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -36,4 +41,16 @@ if grep -q "SKIPPED.*test_tensorflow_installed" .ci/logs/tensorflow-tests.txt; t
   fail "the installed-package tests were skipped (see .ci/logs/tensorflow-tests.txt)"
 fi
 [ "$status" -eq 0 ] || fail "tests/tensorflow_route failed (see .ci/logs/tensorflow-tests.txt)"
-echo "stage 39-tensorflow: passed ($(tail -n 1 .ci/logs/tensorflow-tests.txt))"
+
+mindspore_venv="${ASCEND_MIGRATE_KB_VERIFY_DIR:-${TMPDIR:-/tmp}/ascend-migrate-kb-verify}/venv"
+"$mindspore_venv/bin/python" -c "import mindspore" >/dev/null 2>&1 || fail "no mindspore in stage 30's venv ($mindspore_venv): run stage 30 first"
+echo "+ tools/tensorflow_battery.py: tensorflow in $venv, mindspore in $mindspore_venv"
+"$venv/bin/python" -m tools.tensorflow_battery run --side tensorflow --output "$work/battery-tensorflow.json" >.ci/logs/tensorflow-battery.txt 2>&1 \
+  || fail "the TensorFlow side of the battery failed (see .ci/logs/tensorflow-battery.txt)"
+GLOG_v=3 "$mindspore_venv/bin/python" -m tools.tensorflow_battery run --side mindspore --output "$work/battery-mindspore.json" >>.ci/logs/tensorflow-battery.txt 2>&1 \
+  || fail "the MindSpore side of the battery failed (see .ci/logs/tensorflow-battery.txt)"
+"$venv/bin/python" -m tools.tensorflow_battery compare "$work/battery-tensorflow.json" "$work/battery-mindspore.json" \
+  --output "$work/tensorflow_numeric.yaml" >>.ci/logs/tensorflow-battery.txt 2>&1 || fail "the battery comparison failed"
+cmp -s "$work/tensorflow_numeric.yaml" mappings/verification/tensorflow_numeric.yaml \
+  || fail "the battery's record differs from mappings/verification/tensorflow_numeric.yaml (diff it with $work/tensorflow_numeric.yaml)"
+echo "stage 39-tensorflow: passed ($(tail -n 1 .ci/logs/tensorflow-tests.txt); battery: $(tail -n 1 .ci/logs/tensorflow-battery.txt))"
