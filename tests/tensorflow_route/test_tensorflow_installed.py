@@ -45,3 +45,19 @@ def test_the_committed_inventory_is_what_the_packages_export(tmp_path):
                     sys.executable, "--output", str(output)], cwd=ROOT, check=True, capture_output=True, timeout=600)
     committed = (ROOT / "mappings" / "tensorflow_inventory.yaml").read_text(encoding="utf-8")
     assert output.read_text(encoding="utf-8") == committed
+
+
+def test_kb_verify_resolves_every_tensorflow_name_and_parameter(knowledge_base):
+    """`kb verify` on the TensorFlow tables: names as user code reaches them (tf.distribute.get_strategy, a Keras 2 name
+    through tf_keras), and every TF parameter a parameter row names is in the installed callable's signature."""
+    from types import SimpleNamespace
+
+    from ascend_migrate.kb.verify import Resolvers, verify_names
+
+    tables = SimpleNamespace(entries=[entry for entry in knowledge_base.entries if entry.table.startswith("tensorflow_")],
+                             directory=knowledge_base.directory)
+    report = verify_names(tables, Resolvers())
+    assert report.checked["source"] > 600
+    # tf.compat.v1.layers (TF1's layers) is gone from tensorflow 2.21 with Keras 3; the official row stays documented.
+    assert [problem.api for problem in report.problems] == ["tensorflow.compat.v1.layers.Dense"]
+    assert report.parameters_checked > 90 and report.parameter_warnings == []

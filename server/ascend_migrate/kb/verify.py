@@ -77,6 +77,15 @@ class ModuleResolver:
         return self._objects.get(name) if self.resolve(name) is None else None
 
     def _resolve(self, name: str) -> str | None:
+        if self.package in _TENSORFLOW_ROOTS:
+            # TensorFlow's public API is attributes of lazily loaded modules (`tf.distribute.get_strategy` is not in
+            # the importable package tensorflow.distribute): follow them as user code does, and read a Keras name
+            # the Keras 3 that tf.keras is lacks in tf_keras (Keras 2), which the inventory counts as the same API.
+            for candidate in (name, "tf_keras." + name[len("tensorflow.keras."):]) if name.startswith("tensorflow.keras.") else (name,):
+                value = _attribute_path(candidate)
+                if value is not _MISSING:
+                    self._objects[name] = value
+                    return None
         parts = name.split(".")
         import_error = ""
         for length in range(len(parts), 0, -1):
@@ -102,6 +111,21 @@ class ModuleResolver:
             self._objects[name] = value
             return None
         return import_error or f"no module {parts[0]}"
+
+
+_MISSING = object()
+
+
+def _attribute_path(name: str) -> object:
+    """The object `name` reaches by attribute access from its top-level package, or _MISSING."""
+    parts = name.split(".")
+    try:
+        value = importlib.import_module(parts[0])
+        for part in parts[1:]:
+            value = getattr(value, part)
+    except Exception:  # an absent attribute, or a lazy module that fails to load
+        return _MISSING
+    return value
 
 
 def _module_exists(name: str) -> bool:
