@@ -8,6 +8,10 @@ and kept only when the inventory lists them (mappings/tensorflow_inventory.yaml)
 
     pip download --no-deps keras-hub -d /tmp/corpus && unzip the wheel into /tmp/corpus/src/keras_hub
     .venv/bin/python -m tools.tensorflow_census /tmp/corpus/src/* --output mappings/usage/tensorflow_api_frequency.csv
+
+The committed CSV has fifteen code bases in this order (docs/tensorflow.md): keras_hub tf_keras tensorflow_probability
+tf_agents keras_nlp tf_models_official trax (written from), keras_cv tensorflow_recommenders keras_tuner dm_sonnet keras_rs
+tensorflow_addons tensorflow_model_optimization tensorflow_text (held out).
 """
 
 from __future__ import annotations

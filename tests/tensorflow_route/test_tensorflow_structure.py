@@ -40,6 +40,7 @@ def test_keras_classes_get_the_structure_findings_and_plain_classes_none(scan):
         (7, "MS201", "keras.layers.Layer"),
         (10, "MS102", "keras.layers.Dense"),
         (12, "MS201", "tensorflow.keras.Layer.build"),
+        (13, "MS102", "tensorflow.keras.Layer.add_weight"),  # the weight becomes a mindspore.Parameter
         (15, "MS202", "tensorflow.keras.Layer.call"),
         (19, "MS201", "tensorflow.keras.Model"),
         (20, "MS202", "tensorflow.keras.Model.call"),

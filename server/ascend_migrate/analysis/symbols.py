@@ -165,10 +165,27 @@ class TypeSystem:
             return (type_name, OPTIMIZER)
         if type_name.startswith(_MINDSPORE_CELLS):
             return (type_name, MODULE)
+        if _is_keras_layer(type_name):  # self in a subclass of Dense is a Keras layer: Layer's methods and hooks apply
+            return (type_name, KERAS_LAYER) if type_name != KERAS_LAYER else (KERAS_LAYER,)
         return (type_name,)
 
     def is_module(self, type_name: str | None) -> bool:
         return MODULE in self.family(type_name)
+
+
+KERAS_LAYER = "tensorflow.keras.Layer"  # as the tables spell Keras' layer base (keras.layers.Layer is an alias)
+KERAS_VARIABLE = "tensorflow.Variable"  # what a Keras layer's add_weight returns
+_KERAS_ROOTS = ("tensorflow.keras.", "tensorflow.compat.v1.keras.", "tf_keras.", "keras.")
+
+
+def _is_keras_layer(type_name: str) -> bool:
+    """A Keras layer class, in any spelling of Keras (`keras.layers.Dense`, `tf.keras.Layer`). Models are left out:
+    the tables answer their hooks (`tensorflow.keras.Model.call`) apart, and two findings on one `def call` is noise."""
+    root = next((root for root in _KERAS_ROOTS if type_name.startswith(root)), None)
+    if root is None:
+        return False
+    rest = type_name[len(root):]
+    return rest == "Layer" or (rest.startswith("layers.") and rest.count(".") == 1 and rest[7:8].isupper())
 
 
 def import_bindings(statement: ast.Import | ast.ImportFrom) -> list[tuple[str, Binding]]:

@@ -34,6 +34,8 @@ from ascend_migrate.analysis.rules.api import (
 from ascend_migrate.analysis.symbols import (
     CLASS_INFO_ATTRIBUTE,
     GRAD_SCALER,
+    KERAS_LAYER,
+    KERAS_VARIABLE,
     NON_TENSOR_METHODS,
     OPTIMIZER,
     TENSOR,
@@ -324,6 +326,11 @@ class Walker:
             return constructed_type(qualified)
         if type(func) is ast.Name:
             binding = self.lookup(func.id)
+            if binding is None and func.id == "super" and not node.args and self.class_stack and self.class_stack[-1] is not None:
+                # super().get_config() in a Keras layer: a method of the base layer (only Keras: the torch
+                # route's tables answer super().__init__() in a Module on their own terms)
+                bases = self.class_stack[-1].bases
+                return bases[0] if bases and KERAS_LAYER in self.types.family(bases[0]) else None
             if binding is not None:
                 kind, value = binding
                 if kind == "class":
@@ -339,6 +346,8 @@ class Walker:
                 return TENSOR
             if receiver_type is not None:
                 family = self.types.family(receiver_type)
+                if func.attr == "add_weight" and KERAS_LAYER in family:
+                    return KERAS_VARIABLE  # a Keras layer's weight: its .assign(...) is a MindSpore Parameter's set_data
                 if func.attr == "scale" and GRAD_SCALER in family:
                     return TENSOR  # scaler.scale(loss) is the scaled loss: .backward() follows
                 if func.attr == "optimizers" and any(member.endswith(".LightningModule") for member in family):
@@ -519,6 +528,8 @@ class Walker:
                     for item, item_type in zip(target.elts, returned, strict=True):
                         self.visit_target(item, item_type if type(item_type) is str else None)
                     continue
+            if value_type is None and type(value) is ast.Constant and value.value is None and _typed_self_attribute(self, target):
+                continue  # `self.bias = None` in the other branch: the attribute is that type or None, still that type
             self.visit_target(target, value_type)
             if self._track_strings and type(target) is ast.Name:
                 self.remember_value(target.id, value)
@@ -773,6 +784,13 @@ _SCALAR_TYPES = (str, int, float, complex, bool, bytes, type(None), type(Ellipsi
 
 # The fields of each node class that can hold child nodes worth visiting: not the expression context, not the
 # operator, not identifiers or flags (a node's `_fields` lists them all).
+def _typed_self_attribute(walker, target: ast.expr) -> bool:
+    """`self.name` whose type the class already knows (a placeholder None then keeps it)."""
+    if type(target) is not ast.Attribute or type(target.value) is not ast.Name or target.value.id != "self":
+        return False
+    return bool(walker.class_stack and walker.class_stack[-1] is not None and walker.class_stack[-1].attributes.get(target.attr))
+
+
 _LEAF_FIELDS = frozenset({"ctx", "op", "id", "attr", "arg", "asname", "module", "level", "names", "type_comment",
                           "conversion", "kind", "is_async", "simple", "kwd_attrs", "rest", "tag"})
 _CHILD_FIELDS = {cls: tuple(name for name in getattr(cls, "_fields", ()) if name not in _LEAF_FIELDS) for cls in _NODE_CLASSES}

@@ -67,6 +67,8 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
     if any(difference.change not in ("renamed", "removed") for difference in differences):
         return False
     passed = {keyword.arg for keyword in call.keywords}
+    if None in passed or any(isinstance(argument, ast.Starred) for argument in call.args):
+        return False  # **kwargs or *args may carry a parameter MindSpore renamed or lacks
     for difference in differences:
         if difference.source in passed:
             return False
