@@ -79,3 +79,18 @@ def test_restrictions_are_checked_against_the_values_passed_and_a_harmless_stati
     assert (harmless["line"], harmless["code"], harmless["api"]) == (marked_line("restrictions.py", "harmless-format"), "NPU204",
                                                                      "torch.Tensor.to")
     assert harmless["harmless"].startswith("harmless at run time")
+
+
+def test_dtype_restrictions_are_checked_against_the_tensors_passed(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "dtypes.py"))
+    assert run.status == 1 and run.report["program"]["outcome"] == "completed", run.stderr  # npu-unsupported: required
+    found = {finding["line"]: finding for finding in run.report["findings"]}
+    gather, softmax = marked_line("dtypes.py", "gather-float64"), marked_line("dtypes.py", "softmax-float64")
+    assert sorted(found) == [gather, softmax]  # the float32 calls meet no dtype restriction: nothing there
+    assert found[gather]["code"] == "NPU204" and found[gather]["api"] == "torch.Tensor.gather"
+    assert found[gather]["observed"]["value"] == "dtype float64"
+    assert found[gather]["message"].startswith("`torch.Tensor.gather` on Ascend NPU supports the dtypes float16, float32, "
+                                               "int64 (msfmktransplt PyTorch table: 支持fp16，fp32，int64); this call "
+                                               "passed `self` of dtype float64")
+    observed = found[softmax]["observed"]
+    assert (observed["argument"], observed["value"]) == ("input", "dtype float64")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from tools.generate_ascend.dtype_conditions import with_dtype_condition
 from tools.generate_ascend.hand_edits import HandEdits
 from tools.generate_ascend.reference import Row
 
@@ -74,6 +75,7 @@ class Draft:
             values["documentation_only"] = True  # a shape the engine has no matcher for (kb/patterns.py)
         if hand_edits is not None:
             hand_edits.apply(self.table, values)
+        with_dtype_condition(values)  # after the hand edits: a `when` decided by hand keeps its dtype list too
         ordered = {key: values[key] for key in FIELD_ORDER if values.get(key) not in (None, "", [], ())}
         unknown = set(values) - set(FIELD_ORDER)
         if unknown:

@@ -21,11 +21,14 @@ TypeOf = Callable[[ast.expr], "str | None"]  # the walker's inference: an expres
 
 def applies_at(entry: Entry, call: ast.Call | None, type_of: TypeOf | None = None) -> bool:
     """False when the entry has `when` conditions and this use of its API meets none of them."""
-    if not entry.when:
+    # A dtype is seen only at run time (`ascend-migrate run` checks those conditions): the text alone neither meets
+    # nor clears one, so an entry whose conditions are all dtypes applies at every use, as one without conditions.
+    conditions = [condition for condition in entry.when if not condition.dtypes]
+    if not conditions:
         return True
     if call is None:
         return False  # a reference without a call (`f = torch.sum`) passes no argument
-    return any(_holds(condition, call, type_of) for condition in entry.when)
+    return any(_holds(condition, call, type_of) for condition in conditions)
 
 
 def _holds(condition: CallCondition, call: ast.Call, type_of: TypeOf | None) -> bool:

@@ -58,7 +58,10 @@ CONDITIONS = {
     "definition": (),
 }
 WHEN_KEYS = {"argument": str, "position": int, "values": list, "other_than": list, "missing": bool, "present": bool,
-             "unless_number": bool}
+             "unless_number": bool, "dtypes": list, "derived_from": str}
+# The dtypes a `when` condition may list (torch's names; the Ascend tables write fp16, bf16, ...).
+TORCH_DTYPES = frozenset(("float16", "float32", "bfloat16", "float64", "uint8", "int8", "int16", "int32", "int64", "bool",
+                          "complex64", "complex128"))
 PARAMETER_KEYS = {"source", "target", "change", "source_default", "target_default", "note", "position"}
 
 
@@ -334,6 +337,13 @@ class _NodeReader:
             raise self.fail(node, "a `when` condition needs argument: the restricted parameter's name")
         if values.get("values") and values.get("other_than"):
             raise self.fail(node, "a `when` condition takes values or other_than, not both")
+        if values.get("dtypes"):
+            unknown = sorted(set(values["dtypes"]) - TORCH_DTYPES)
+            if unknown:
+                raise self.fail(node, f"unknown dtypes {unknown} in a `when` condition; expected torch names: {sorted(TORCH_DTYPES)}")
+            if values.get("values") or values.get("other_than") or not values.get("derived_from"):
+                raise self.fail(node, "a `when` condition with dtypes takes no values or other_than, and says where the "
+                                      "dtypes come from (derived_from)")
         return CallCondition(
             argument=values["argument"],
             position=values.get("position"),
@@ -342,6 +352,8 @@ class _NodeReader:
             missing=values.get("missing", False),
             present=values.get("present", True),
             unless_number=values.get("unless_number", False),
+            dtypes=values.get("dtypes", ()),
+            derived_from=values.get("derived_from", ""),
         )
 
     def _written(self, node: yaml.Node, what: str) -> str:

@@ -54,6 +54,10 @@ class CallCondition:
     missing: bool = False  # the condition also holds when the argument is not passed (its default is restricted)
     present: bool = True  # False: it holds only when the argument is not passed (torch.load without map_location)
     unless_number: bool = False  # a number literal never meets it (repeat_interleave(2): a static shape)
+    # The dtypes the Ascend table lists for the op: a tensor of any other dtype passed as the argument meets it.
+    # Only a run sees dtypes (`ascend-migrate run`); the static engine ignores such a condition.
+    dtypes: tuple[str, ...] = ()
+    derived_from: str = ""  # the reference text a derived condition was read from (the table's dtype list)
 
 
 @pickled_by_position

@@ -28,18 +28,22 @@ def _unsupported(entry) -> bool:
 
 def restriction_rows(view: RouteView) -> list[dict]:
     """The restriction rows with `when` conditions on torch APIs (NPU204 and caveats), as JSON for the child: the
-    child checks each condition against the arguments a call really passes (analysis/restrictions.py reads the
-    same conditions from the source text)."""
+    child checks each condition against the arguments a call really passes, dtypes included (analysis/restrictions.py
+    reads the same conditions, but dtypes, from the source text)."""
     rows = []
     entries = [entry for listed in view.by_name.values() for entry in listed]
     entries += [entry for listed in view.by_method.values() for entry in listed if entry.api.startswith("torch.Tensor.")]
     seen = set()
     for entry in entries:
-        if not entry.when or not entry.api.startswith("torch.") or entry.key in seen or not entry.reported:
+        if not entry.when or not entry.api.startswith("torch.") or entry.key in seen:
+            continue
+        # `reported: false` keeps a row out of scan (its text never shows the restriction); a dtype the run sees does
+        when = entry.when if entry.reported else tuple(condition for condition in entry.when if condition.dtypes)
+        if not when:
             continue
         seen.add(entry.key)
         rows.append({"api": entry.api, "key": entry.key, "when": [
             {"argument": condition.argument, "position": condition.position, "values": list(condition.values),
              "other_than": list(condition.other_than), "missing": condition.missing, "present": condition.present,
-             "unless_number": condition.unless_number} for condition in entry.when]})
+             "unless_number": condition.unless_number, "dtypes": list(condition.dtypes)} for condition in when]})
     return rows

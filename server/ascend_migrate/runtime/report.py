@@ -88,7 +88,7 @@ def findings_from(records: list[dict], view: RouteView, base: Path, user_severit
             if "returned" in observed:
                 message += f" (returned {observed['returned']})"
             if record["kind"] == "restriction":
-                message += f" (`{observed.get('argument')}` was {observed.get('value')})"
+                message = _restriction_message(entry, api, message, observed)
         severity = (user_severities or {}).get(entry.category) or entry.severity or DEFAULT_SEVERITY[entry.category]
         finding = Finding(_display(record["path"], base), record["line"], 1, record["line"], 1, entry.code or "", entry.category,
                           severity, api, f"{message} [{CONFIRMED}]", suggestion(entry), "exact",
@@ -96,6 +96,17 @@ def findings_from(records: list[dict], view: RouteView, base: Path, user_severit
         found.append(RuntimeFinding(finding, observed, record.get("stack", [])))
     found.sort(key=lambda item: (item.finding.path, item.finding.line, item.finding.code))
     return found
+
+
+def _restriction_message(entry: Entry, api: str, headline_text: str, observed: dict) -> str:
+    """The restriction the call met, with the value it passed; a dtype the table does not list is said as such (the
+    row's headline is its other restriction, which the call need not meet)."""
+    argument, value = observed.get("argument"), str(observed.get("value"))
+    dtypes = next((condition for condition in entry.when if condition.dtypes and condition.argument == argument), None)
+    if dtypes is None or not value.startswith("dtype "):
+        return f"{headline_text} (`{argument}` was {value})"
+    return (f"`{api}` on Ascend NPU supports the dtypes {', '.join(dtypes.dtypes)} (msfmktransplt PyTorch table: "
+            f"{dtypes.derived_from}); this call passed `{argument}` of {value}")
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,11 @@ def restriction_met(row: dict, name: str, args, kwargs) -> tuple[str, str] | Non
     positional = args[1:] if name.startswith("torch.Tensor.") else args  # a method's positions count after self
     for condition in row["when"]:
         argument = condition["argument"]
+        if condition.get("dtypes"):
+            met = _dtype_met(condition, args[0] if argument == "self" and args else None, positional, kwargs)
+            if met:
+                return argument, met
+            continue
         if argument in kwargs:
             value = kwargs[argument]
         elif condition["position"] is not None and condition["position"] < len(positional):
@@ -129,6 +134,22 @@ def restriction_met(row: dict, name: str, args, kwargs) -> tuple[str, str] | Non
         elif value is not None:
             return argument, ", ".join(written) or _brief((value,), {})
     return None
+
+
+def _dtype_met(condition: dict, receiver, positional, kwargs) -> str | None:
+    """The dtype of the tensor passed as the condition's argument (the Tensor itself for `self`) when the table does
+    not list it, as `dtype int64`; None for a listed dtype or a value that is no tensor."""
+    value = receiver
+    if condition["argument"] != "self":
+        value = kwargs.get(condition["argument"])
+        if value is None and condition["position"] is not None and condition["position"] < len(positional):
+            value = positional[condition["position"]]
+    if not isinstance(value, torch.Tensor):
+        return None
+    dtype = str(value.dtype).rsplit(".", 1)[-1]
+    if dtype in condition["dtypes"]:
+        return None
+    return f"dtype {dtype}"
 
 
 def _written(value) -> list[str]:
