@@ -115,3 +115,16 @@ def test_a_cuda_device_left_is_reported_where_it_reaches_torch(run_program, tmp_
     assert run.status == 3  # CPU torch, like torch_npu without transfer_to_npu, has no CUDA: the program fails there
     [finding] = run.report["findings"]
     assert (finding["line"], finding["code"], finding["observed"]) == (5, "NPU102", {"call": "torch.Tensor.to"})
+
+
+def test_shapes_vary_per_call_stack_and_iteration_not_per_line(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "call_sites.py"))
+    assert run.status == 0 and run.report["program"]["outcome"] == "completed", run.stderr
+    # the shared layer sees (8, 16) from one caller and (8, 4) from the other, every iteration the same: two sites, each
+    # fixed; the weight init sees two sizes once each before the first batch; only the slice that grows each epoch varies
+    assert run.codes_at("call_sites.py") == {marked_line("call_sites.py", "varies-by-epoch"): {"NPU401"}}
+    with open(run.directory / "msft_dynamic_shape_analysis_report.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert {int(row["Line Number"]) for row in rows} == {marked_line("call_sites.py", "varies-by-epoch")}
+    assert {row["Output Shape Range"] for row in rows} >= {"[2~4, 4]"}
+    assert all(row["Call Stack"].startswith(f"{PROGRAMS / 'call_sites.py'}:") for row in rows)

@@ -62,6 +62,7 @@ def _install(recorder, plan: dict):
     watch.refuse_cuda_only_imports(recorder)
     _, unsupported_methods = watch.watch_unsupported(recorder, plan.get("unsupported", []))
     state.after_install.append(lambda: watch.note_capability(recorder))
+    watch.count_iterations()
     if plan.get("steps"):
         watch.count_steps(plan["steps"])
     mode = watch.Watch(recorder, unsupported_methods, watch.restrictions_by_name(plan.get("restrictions", [])))

@@ -55,6 +55,17 @@ def call_stack(frame) -> list[str]:
     return stack
 
 
+def stack_key(frame) -> tuple:
+    """(file, line) of the user frames from `frame` outwards, as `call_stack` lists them: a call site's identity."""
+    key: list[tuple[str, int]] = []
+    while frame is not None and len(key) < STACK_DEPTH:
+        filename = frame.f_code.co_filename
+        if not is_internal(filename) and not filename.endswith("runpy.py"):
+            key.append((filename, frame.f_lineno))
+        frame = frame.f_back
+    return tuple(key)
+
+
 class Recorder:
     """Appends one JSON object a line to the observations file; each call site and kind is written once."""
 

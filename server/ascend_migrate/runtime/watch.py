@@ -84,15 +84,17 @@ class Watch(TorchFunctionMode):
 
     def _record_shapes(self, name, func, caller, args, kwargs, result) -> None:
         operator = _dynamic_operator(name, args, kwargs)
-        key = (operator or name, caller.f_code.co_filename, caller.f_lineno)
+        # A site is the call stack, not the line: a layer called from two places with two fixed sizes is two sites
+        key = (operator or name, calls.stack_key(caller))
         site = self.sites.get(key)
         if site is None:
             site = self.sites[key] = Site(operator or name, caller.f_code.co_filename, caller.f_lineno,
                                          calls.call_stack(caller), data_dependent=operator is not None)
-        site.add(_shapes(args) + _shapes(kwargs.values()), _shapes((result,)))
+        site.add(_shapes(args) + _shapes(kwargs.values()), _shapes((result,)), iterations)
 
     def shape_records(self) -> list[dict]:
-        return [site.to_json() for site in self.sites.values() if site.data_dependent or site.varies]
+        counted = iterations > 0
+        return [site.to_json() for site in self.sites.values() if site.data_dependent or site.varies(counted)]
 
 
 def restrictions_by_name(rows: list[dict]) -> dict[str, list[dict]]:
@@ -183,26 +185,46 @@ def _device(func, args, kwargs):
 
 
 class Site:
-    """The shapes one call site saw: distinct input and output signatures, and how many calls."""
+    """The shapes one call site (a call stack) saw: distinct input and output signatures, how many calls, and whether
+    a new signature came once the site was in its stride (what recompiles on Ascend)."""
 
-    __slots__ = ("api", "path", "line", "stack", "data_dependent", "calls", "inputs", "outputs")
+    __slots__ = ("api", "path", "line", "stack", "data_dependent", "calls", "inputs", "outputs", "signatures",
+                 "first_iteration", "repeated", "new_in_later_iteration", "new_after_repeat")
 
     def __init__(self, api: str, path: str, line: int, stack: list[str], data_dependent: bool) -> None:
         self.api, self.path, self.line, self.stack, self.data_dependent = api, path, line, stack, data_dependent
         self.calls = 0
         self.inputs: list[tuple] = []
         self.outputs: list[tuple] = []
+        self.signatures: set[tuple] = set()
+        self.first_iteration: int | None = None
+        self.repeated = False  # a signature came a second time
+        self.new_in_later_iteration = False  # a signature first seen after the site's first iteration
+        self.new_after_repeat = False  # a signature first seen after another one repeated
 
-    def add(self, inputs: tuple, outputs: tuple) -> None:
+    def add(self, inputs: tuple, outputs: tuple, iteration: int = 0) -> None:
         self.calls += 1
+        if self.first_iteration is None:
+            self.first_iteration = iteration
+        signature = (inputs, outputs)
+        if signature in self.signatures:
+            self.repeated = True
+        elif len(self.signatures) < MAX_SHAPES_PER_SITE:
+            if self.signatures:
+                self.new_in_later_iteration |= iteration > self.first_iteration
+                self.new_after_repeat |= self.repeated
+            self.signatures.add(signature)
         if inputs not in self.inputs and len(self.inputs) < MAX_SHAPES_PER_SITE:
             self.inputs.append(inputs)
         if outputs not in self.outputs and len(self.outputs) < MAX_SHAPES_PER_SITE:
             self.outputs.append(outputs)
 
-    @property
-    def varies(self) -> bool:
-        return len(self.inputs) > 1 or len(self.outputs) > 1
+    def varies(self, iterations_counted: bool) -> bool:
+        """Shapes that compile again on Ascend: a new signature in a later iteration (data batches and optimizer
+        steps count iterations), or, in a program where neither was seen, a new one after the known ones repeated.
+        Several fixed sizes within one iteration (a loop over parameters, a weight init over layers, blocks of a
+        Sequential sharing a line) each compile once: they do not vary."""
+        return self.new_in_later_iteration if iterations_counted else self.new_after_repeat
 
     def to_json(self) -> dict:
         return {"kind": "shapes", "api": self.api, "path": self.path, "line": self.line, "stack": self.stack,
@@ -441,6 +463,29 @@ def note_capability(recorder: calls.Recorder) -> None:
 
 # Optimizer steps taken under --steps (None when steps are not counted): the end record reports it.
 steps_done: int | None = None
+# Iterations of the program's loop, counted at every DataLoader batch and every optimizer step (Huawei's dynamic_shape
+# mode compares shapes between iterations of the data loader): a site whose shapes change between them recompiles.
+iterations = 0
+
+
+def count_iterations() -> None:
+    """Every DataLoader batch and every optimizer step starts a new iteration (for Site.varies)."""
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+    from torch.utils.data.dataloader import _BaseDataLoaderIter
+
+    def after_step(optimizer, arguments, keywords) -> None:
+        global iterations
+        iterations += 1
+
+    register_optimizer_step_post_hook(after_step)
+    original_next = _BaseDataLoaderIter.__next__
+
+    def __next__(self):
+        global iterations
+        iterations += 1
+        return original_next(self)
+
+    _BaseDataLoaderIter.__next__ = __next__  # type: ignore[method-assign]
 
 
 def count_steps(limit: int) -> None:
