@@ -40,7 +40,7 @@ class Watch(TorchFunctionMode):
         self.recorder = recorder
         self.unsupported_methods = unsupported_methods  # torch.Tensor.X names the knowledge base calls unsupported
         self.restrictions = restrictions or {}  # api → the restriction rows (`when` conditions) of the knowledge base
-        self.sites: dict[tuple[str, str, int], Site] = {}
+        self.sites: dict[tuple[str, tuple], Site] = {}  # (api, the call stack) → its shapes
         self._names: dict[object, str] = {}
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -485,7 +485,7 @@ def count_iterations() -> None:
         iterations += 1
         return original_next(self)
 
-    _BaseDataLoaderIter.__next__ = __next__  # type: ignore[method-assign]
+    _BaseDataLoaderIter.__next__ = __next__
 
 
 def count_steps(limit: int) -> None:
