@@ -94,3 +94,28 @@ def test_dtype_restrictions_are_checked_against_the_tensors_passed(run_program):
                                                "passed `self` of dtype float64")
     observed = found[softmax]["observed"]
     assert (observed["argument"], observed["value"]) == ("input", "dtype float64")
+
+
+def test_devices_mixed_in_one_call_and_channels_last_are_found_with_the_tensors_passed(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "devices.py"))
+    assert run.report["program"]["outcome"] == "completed", run.stderr
+    found = {finding["line"]: finding for finding in run.report["findings"]}
+    lines = {marker: marked_line("devices.py", marker) for marker in
+             ("labels-left-on-cpu", "zero-dim-compare", "channels-last-moved", "channels-last-model", "int64-times-number")}
+    # the 0-d product and the calls with both tensors on one device: nothing; the explicit channels_last of a CPU tensor is
+    # the restriction row of Tensor.to (NPU204, as scan reports it)
+    restricted = marked_line("devices.py", "channels-last-moved") - 1
+    assert sorted(found) == sorted([*lines.values(), restricted]) and found[restricted]["code"] == "NPU204"
+    left = found[lines["labels-left-on-cpu"]]
+    assert left["code"] == "NPU202" and left["api"] == "torch.nn.functional.cross_entropy"
+    assert left["observed"]["seen"] == "an NPU tensor of shape [5, 2] with a CPU tensor of shape [5]"
+    compare = found[lines["zero-dim-compare"]]
+    assert compare["observed"]["pattern"] == "cross-device-scalar-compare" and "Segmentation fault" in compare["message"]
+    assert compare["observed"]["seen"] == "an NPU tensor of shape [] with a CPU tensor of shape []"
+    moved = found[lines["channels-last-moved"]]
+    assert (moved["api"], moved["observed"]["value"], moved["observed"]["shape"]) == ("torch.channels_last", "channels_last",
+                                                                                       [5, 3, 8, 8])
+    assert found[lines["channels-last-model"]]["observed"]["shape"] == [4, 3, 3, 3]  # the conv weight, at the user's line
+    muls = found[lines["int64-times-number"]]
+    assert muls["observed"] == {"pattern": "int64-multiply", "seen": "an int64 NPU tensor of shape [5] times the number 2"}
+    assert "Muls" in muls["message"] and muls["suggestion"].startswith("Cast to int32")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ascend_migrate.runtime import state
+from ascend_migrate.runtime import devices, state
 
 EMULATED_DEVICE_NAME = "Ascend NPU (emulated on CPU by ascend-migrate run)"
 
@@ -244,11 +244,11 @@ def install_torch_npu(torch_npu: types.ModuleType) -> None:
 
 
 def _tensor_npu(self, device=None, non_blocking=False, memory_format=torch.preserve_format):
-    return self  # the emulated NPU is the CPU
+    return devices.moved(self, devices.NPU)  # the emulated NPU is the CPU: a copy tagged as on the NPU (devices.py)
 
 
 def _module_npu(self, device=None):
-    return self
+    return self.to("npu")  # its parameters and buffers tagged as on the NPU, as Module.to(npu) does
 
 
 def _npu_arguments_on_cpu() -> None:

@@ -89,6 +89,11 @@ def findings_from(records: list[dict], view: RouteView, base: Path, user_severit
                 message += f" (returned {observed['returned']})"
             if record["kind"] == "restriction":
                 message = _restriction_message(entry, api, message, observed)
+            if record["kind"] == "device-mix":
+                message = f"`{api}` got {observed.get('seen')}: {headline(entry, api)}"
+            if record["kind"] == "channels-last":
+                message = (f"a {observed.get('value')} tensor of shape {observed.get('shape')} reaches the NPU: "
+                           f"{headline(entry, api)}")
         severity = (user_severities or {}).get(entry.category) or entry.severity or DEFAULT_SEVERITY[entry.category]
         finding = Finding(_display(record["path"], base), record["line"], 1, record["line"], 1, entry.code or "", entry.category,
                           severity, api, f"{message} [{CONFIRMED}]", suggestion(entry), "exact",
@@ -173,6 +178,10 @@ def _entry_for(record: dict, view: RouteView) -> Entry | None:
         return _first(entries, lambda entry: entry.key == key)
     if kind == "restriction-clear":
         return None  # not a finding: it marks a static finding harmless (harmless_sites)
+    if kind == "device-mix":
+        return _first(view.patterns.get((record.get("observed") or {}).get("pattern", ""), []))
+    if kind == "channels-last":
+        return _first(view.by_name.get("torch.channels_last", []))
     if kind == "cuda-only-import":
         return _first(view.import_entries(api))
     if api in _PATTERNS:

@@ -11,8 +11,8 @@ import sys
 import torch
 from torch.overrides import TorchFunctionMode, resolve_name
 
+from ascend_migrate.runtime import devices, state
 from ascend_migrate.runtime import recorder as calls
-from ascend_migrate.runtime import state
 
 MAX_SHAPES_PER_SITE = 20  # distinct shape signatures kept per call site (the range is still exact)
 # Huawei's dynamic_shape mode skips these: conversions and copies whose shape follows their input.
@@ -47,14 +47,28 @@ class Watch(TorchFunctionMode):
         kwargs = kwargs or {}
         if func is torch.device:
             return _device(func, args, kwargs)
+        device = None  # the device the call names, before the emulation puts it on the CPU (devices.py tags it)
         if state.npu_installed or state.cuda_is_npu:
+            device = _requested_device(func, args, kwargs)
             args, kwargs = _emulated_devices(func, args, kwargs)
         caller = sys._getframe(1)
         if caller.f_code.co_filename == _OVERRIDES_FILE and caller.f_back is not None:
             caller = caller.f_back.f_back or caller  # a Python torch function (F.cross_entropy): its caller
-        if calls.is_internal(caller.f_code.co_filename):
+        internal = calls.is_internal(caller.f_code.co_filename)
+        if internal and not state.npu_installed:
             return func(*args, **kwargs)
         name = self._name(func)
+        if func is _TENSOR_TO and state.npu_installed:
+            self._note_channels_last(caller if not internal else None, args, kwargs, device)
+        if internal:
+            return devices.placed(name, args, kwargs, func(*args, **kwargs), device)
+        if state.npu_installed:
+            mix = devices.mixed(name, args, kwargs)
+            if mix:
+                self.recorder.observe("device-mix", name, caller, pattern=mix[0], seen=mix[1])
+            muls = devices.int64_times_number(name, args)
+            if muls:
+                self.recorder.observe("device-mix", name, caller, pattern="int64-multiply", seen=muls)
         if not state.cuda_is_npu and _names_cuda(func, name, args, kwargs):
             self.recorder.observe("device-string", "cuda", caller, call=name)
         if name in self.unsupported_methods:  # noted, then run on the CPU so that one run finds them all
@@ -66,10 +80,34 @@ class Watch(TorchFunctionMode):
             self.recorder.observe("restriction" if met else "restriction-clear", name, caller, entry=row["key"],
                                   **({"argument": met[0], "value": met[1]} if met else {}))
         result = func(*args, **kwargs)
+        if state.npu_installed:
+            result = devices.placed(name, args, kwargs, result, device)
         short = name.rsplit(".", 1)[-1]
         if short not in _SKIPPED_METHODS:
             self._record_shapes(name, func, caller, args, kwargs, result)
         return result
+
+    def _note_channels_last(self, caller, args, kwargs, device) -> None:
+        """A channels_last layout reaching the NPU (Ascend takes only contiguous tensors there): a tensor moved with its
+        layout kept (preserve_format, the default), or `Module.to(memory_format=torch.channels_last)` (torch's calls
+        for each parameter: noted at the user's line that called it). An explicit `memory_format` at the user's
+        `Tensor.to` is the restriction row's (NPU204), not noted twice."""
+        if not args or not isinstance(args[0], torch.Tensor):
+            return
+        target = device or devices.device_of(args[0])
+        if target != devices.NPU:
+            return
+        asked = kwargs.get("memory_format", torch.preserve_format)
+        if asked is torch.preserve_format:
+            layout = devices.channels_last(args[0])
+        elif asked in (torch.channels_last, torch.channels_last_3d) and caller is None:
+            layout = str(asked).rsplit(".", 1)[-1]
+        else:
+            return
+        frame = caller or calls.first_user_frame()
+        if layout and frame is not None:
+            self.recorder.observe("channels-last", "torch.channels_last", frame, value=layout,
+                                  shape=list(args[0].shape))
 
     def _name(self, func) -> str:
         name = self._names.get(func)
@@ -284,6 +322,23 @@ def _has_boolean_index(index) -> bool:
     return any(isinstance(item, torch.Tensor) and item.dtype in (torch.bool, torch.uint8) for item in items)
 
 
+def _requested_device(func, args, kwargs) -> str | None:
+    """The device a call names (`device=`, `Tensor.to(device)`, `Tensor.cpu()`), as devices.NPU or CPU, else None."""
+    if "device" in kwargs:
+        value = kwargs["device"]
+    elif func is _TENSOR_TO and len(args) > 1:
+        value = args[1]
+        if isinstance(value, torch.Tensor):
+            return devices.device_of(value)  # x.to(other): other's device and dtype
+    elif func is _TENSOR_CPU:
+        return devices.CPU
+    else:
+        return None
+    if type(value) is int and state.npu_installed:
+        return devices.NPU  # a bare index is a device of the NPU once torch_npu is imported
+    return devices.requested(value, ("npu", "cuda") if state.cuda_is_npu else ("npu",))
+
+
 def _is_device(value, device_type: str) -> bool:
     if isinstance(value, str):
         return value == device_type or value.startswith(device_type + ":")
@@ -302,6 +357,8 @@ def _npu_for_cuda(value):
 
 def _emulated_devices(func, args, kwargs):
     """Arguments with npu (and under transfer_to_npu, cuda) devices replaced by the CPU."""
+    if func is _PARSE_TO:
+        return args, kwargs  # Module.to parses its device first: each tensor's own `to` is mapped (and tagged) then
     types = ("npu", "cuda") if state.cuda_is_npu else ("npu",)
 
     def on_cpu(value):
@@ -320,6 +377,8 @@ def _emulated_devices(func, args, kwargs):
 
 
 _TENSOR_TO = torch.Tensor.to
+_TENSOR_CPU = torch.Tensor.cpu
+_PARSE_TO = torch._C._nn._parse_to
 
 
 def watch_cuda_calls(recorder: calls.Recorder) -> None:
