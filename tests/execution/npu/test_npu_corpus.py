@@ -46,6 +46,19 @@ PROGRAMS = {
     "npu_ddp_tutorial": Program("npu_ddp_tutorial", "multigpu.py", ("2", "1", "--batch_size", "512"), steps=None,
                                 outcome="completed"),
     "npu_gat": Program("npu_gat", "main.py", ("--epochs", "5", "--hidden-dim", "8", "--num-heads", "2"), status=1),
+    # The MindSpore route's programs (tests/execution/test_mindspore_route.py; their folders are used read-only), on
+    # the npu route too: the same arguments, a few optimizer steps, or to their end where they take fewer.
+    "guide_resnet": Program("guide_resnet", "train.py", ()),
+    "mnist": Program("mnist", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model")),
+    "mnist_rnn": Program("mnist_rnn", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32",
+                                                  "--save-model")),
+    "vae": Program("vae", "main.py", ("--epochs", "1", "--batch-size", "64")),
+    "regression": Program("regression", "main.py", (), steps=None, outcome="completed"),  # a manual SGD step: no optimizer
+    "super_resolution": Program("super_resolution", "main.py", ("--upscale_factor", "2"), steps=None, outcome="completed"),
+    "word_language_model": Program("word_language_model", "train.py", ()),
+    "dcgan": Program("dcgan", "main.py", ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8",
+                                          "--workers", "0", "--outf", "out")),
+    "time_sequence_prediction": Program("time_sequence_prediction", "train.py", (), steps=None, outcome="completed"),
 }
 
 
