@@ -13,7 +13,7 @@ stage=35-runtime
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 numpy<2 pytest (into $venv)"
 "$venv/bin/pip" install -q torch==2.13.0 "numpy<2" "pytest>=8,<10" || fail "torch 2.13.0, numpy or pytest could not be installed"
-"$venv/bin/pip" install -q -e "$root" || fail "ascend-migrate does not install into the runtime venv"
+"$venv/bin/pip" install -q -e "$root[test]" || fail "ascend-migrate (with its test extras: pytest-lsp) does not install into the runtime venv"
 wheel_dir="$work/torch_npu"
 if ! ls "$wheel_dir"/torch_npu-2.14.0-*.whl >/dev/null 2>&1; then
   "$venv/bin/pip" download -q --no-deps torch-npu==2.14.0 -d "$wheel_dir" || echo "the torch_npu 2.14.0 wheel could not be downloaded: the surface tests skip"
@@ -21,7 +21,7 @@ fi
 wheel=$(ls "$wheel_dir"/torch_npu-2.14.0-*.whl 2>/dev/null | head -n 1)
 [ -n "$wheel" ] && export ASCEND_MIGRATE_TORCH_NPU_WHEEL="$wheel"
 
-tests="tests/runtime tests/projects/test_distributed_run.py tests/execution/npu"
+tests="tests/runtime tests/projects/test_distributed_run.py tests/execution/npu tests/lsp/test_run_program_command.py"
 echo "+ pytest $tests"
 "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider $tests 2>&1 | tee .ci/logs/runtime-pytest.txt
 status=${PIPESTATUS[0]}

@@ -75,6 +75,7 @@ def test_initialize_advertises_the_features_and_commands():
         "ascend-migrate.exportReport",
         "ascend-migrate.fixAll",
         "ascend-migrate.lookup",
+        "ascend-migrate.run",
         "ascend-migrate.scanWorkspace",
         "ascend-migrate.setTarget",
         "ascend-migrate.weightsCommand",
