@@ -8,7 +8,11 @@
 # scripts fixed with `fix --write --unsafe --target npu`, then run under the emulation; numpy<2 for nanoGPT's and
 # GAT's data); fails when a test fails or when no test ran. Measured 2026-12-01 on the shared 2 cores (other jobs
 # running), before the projects test joined: 5:48 wall with a fresh venv (torch from the local wheel, the torch_npu
-# wheel already there), of which pytest 4:02 for the 25 tests of tests/runtime and tests/execution/npu.
+# wheel already there), of which pytest 4:02 for the 25 tests of tests/runtime and tests/execution/npu. Since then
+# tests/execution/npu also runs the nine MindSpore-route programs on the npu route (3:13 for the nine) and
+# tests/lsp/test_run_program_command.py runs `ascend-migrate.run` through a real client (the test extras are installed
+# for pytest-lsp): pytest 13:07 for the 56 tests, measured 2026-12-01 on the 2 shared cores with the whole suite and a
+# benchmark running beside it.
 stage=35-runtime
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 numpy<2 pytest (into $venv)"
