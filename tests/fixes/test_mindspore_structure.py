@@ -261,3 +261,39 @@ def test_a_size_read_without_a_call_is_not_a_tensor_size():
     sizes = [finding for finding in findings(source) if finding.code == "MS214"]
     assert [finding.column for finding in sizes] == [18, 33]  # the two calls, at `size`
     assert fixed(source).count(".shape") == 2 and "array.size, batch.edge_attr.size" in fixed(source)
+
+
+def test_a_manual_sgd_step_becomes_value_and_grad_and_the_same_update_by_each_grad():
+    text = fixed("""
+        import torch
+
+        fc = torch.nn.Linear(4, 1)
+        for batch_x, batch_y in batches:
+            fc.zero_grad()
+            output = torch.nn.functional.mse_loss(fc(batch_x), batch_y)
+            output.backward()
+            for param in fc.parameters():
+                param.data.sub_(0.1 * param.grad)
+    """, OPS_NN)
+    assert textwrap.indent(textwrap.dedent("""\
+        for batch_x, batch_y in batches:
+            def forward_fn(batch_y, batch_x):
+                output = mindspore.ops.mse_loss(fc(batch_x), batch_y)
+                return output
+            output, grads = mindspore.value_and_grad(forward_fn, None, fc.trainable_params())(batch_y, batch_x)
+            for param, grad in zip(fc.trainable_params(), grads):
+                mindspore.ops.assign_sub(param, 0.1 * grad)
+    """), "") in text
+    assert "zero_grad" not in text and ".grad" not in text
+
+
+def test_a_manual_update_by_another_tensors_grad_is_not_rewritten():
+    message, fixable = _backward_message("""
+        for x, y in batches:
+            model.zero_grad()
+            loss = model(x, y)
+            loss.backward()
+            for param in model.parameters():
+                param.data.add_(-0.1 * other.grad)
+    """)
+    assert not fixable and "not in the same block as backward()" in message

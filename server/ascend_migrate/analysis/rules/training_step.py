@@ -1,6 +1,8 @@
 """The training step of a loop body (MindSpore route): `zero_grad()`, the forward pass, `loss.backward()`,
 optional clipping, `optimizer.step()` (or GradScaler's `scaler.scale(loss).backward()` / `scaler.step(opt)` /
 `scaler.update()`) becomes a forward function differentiated by `mindspore.value_and_grad` and `optimizer(grads)`.
+A manual SGD step instead of the optimizer (`for p in model.parameters(): p.data.add_(-lr * p.grad)`) becomes
+the same update of each parameter by its grad (`mindspore.ops.assign_add(p, -lr * grad)`).
 
 The fix rides on the `loss.backward()` finding (MS204) that the methods rule made. A step this rule cannot
 rewrite keeps its finding, and the message says why (two backward passes before one step, a step in another
@@ -10,6 +12,7 @@ block such as gradient accumulation, control flow leaving the forward pass, an o
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
@@ -19,6 +22,10 @@ from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 _BACKWARD_CODE = "MS204"
 _CLIP_CALLS = frozenset({"clip_grad_norm_", "clip_grad_norm"})
+# A manual update's in-place method → the MindSpore function doing the same to a Parameter (param += value,
+# param -= value: the same float arithmetic on the same dtype).
+_UPDATES = {"add_": "assign_add", "sub_": "assign_sub"}
+_PARAMETER_LISTS = frozenset({"parameters", "get_parameters", "trainable_params"})  # and what their own fix wrote
 _LEAVES = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal)
 
 
@@ -50,6 +57,44 @@ def _optimizer_of(statement: ast.stmt) -> tuple[str, bool] | None:
     if len(call.args) == 1 and type(call.args[0]) in (ast.Name, ast.Attribute):
         return ast.unparse(call.args[0]), True
     return None
+
+
+def _manual_update(statement: ast.stmt) -> tuple[ast.For, ast.expr, ast.Call] | None:
+    """(the loop, the model, the update call) of `for p in model.parameters(): p.data.add_(-lr * p.grad)` (or
+    `.sub_(lr * p.grad)`, on `p` itself, alone under a `with`); None for any other statement."""
+    if type(statement) is ast.With and len(statement.body) == 1:
+        statement = statement.body[0]  # with torch.no_grad(): for p in ...
+    if type(statement) is not ast.For or statement.orelse or type(statement.target) is not ast.Name or len(statement.body) != 1:
+        return None
+    iterator, name = statement.iter, statement.target.id
+    if not (type(iterator) is ast.Call and type(iterator.func) is ast.Attribute and iterator.func.attr in _PARAMETER_LISTS
+            and not iterator.args and not iterator.keywords):
+        return None
+    inner = statement.body[0]
+    call = inner.value if type(inner) is ast.Expr and type(inner.value) is ast.Call else None
+    if call is None or type(call.func) is not ast.Attribute or call.func.attr not in _UPDATES or len(call.args) != 1 or call.keywords:
+        return None
+    receiver = call.func.value
+    if type(receiver) is ast.Attribute and receiver.attr == "data":
+        receiver = receiver.value
+    grads = [node for node in ast.walk(call.args[0]) if type(node) is ast.Attribute and node.attr == "grad"]
+    if type(receiver) is not ast.Name or receiver.id != name or not grads:
+        return None
+    if any(not (type(grad.value) is ast.Name and grad.value.id == name) for grad in grads):
+        return None  # another tensor's grad: not this parameter's update
+    return statement, iterator.func.value, call
+
+
+class _GradToName(ast.NodeTransformer):
+    """`p.grad` → `grad` in a copy of the update's value."""
+
+    def __init__(self, parameter: str, grad: str) -> None:
+        self.parameter, self.grad = parameter, grad
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if node.attr == "grad" and type(node.value) is ast.Name and node.value.id == self.parameter:
+            return ast.Name(id=self.grad, ctx=ast.Load())
+        return self.generic_visit(node)
 
 
 def _names(statements: list[ast.stmt]) -> tuple[list[str], list[str]]:
@@ -107,15 +152,18 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
         return
     reason: str | None = None
     steps = [(index, found) for index, statement in enumerate(body) if index > position and (found := _optimizer_of(statement))]
+    manual = [(index, update) for index, statement in enumerate(body) if index > position and (update := _manual_update(statement))]
     loss = _loss_of(backward)
     if len(backwards) > 1:
         reason = "two backward() passes accumulate gradients before one step: write one forward function returning their sum"
     elif loss is None:
         reason = "the loss is not a plain variable (`loss.backward()`)"
+    elif not steps and manual:
+        reason = _build(context, node, position, backward, None, loss, finding_index, manual[0])
     elif not steps:
         reason = "optimizer.step() is not in the same block as backward() (gradient accumulation or a closure): " \
                  "accumulate the grads of value_and_grad and call optimizer(grads) where step() was"
-    if reason is None and loss is not None:
+    elif loss is not None:
         reason = _build(context, node, position, backward, steps[0], loss, finding_index)
     if reason is not None:
         finding = context.findings[finding_index]
@@ -137,8 +185,9 @@ def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
     return before if len(context.findings) > before else None
 
 
-def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, backward: ast.Call, step: tuple[int, tuple[str, bool]],
-           loss: str, finding_index: int) -> str | None:
+def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, backward: ast.Call,
+           step: tuple[int, tuple[str, bool]] | None, loss: str, finding_index: int,
+           manual: tuple[int, tuple[ast.For, ast.expr, ast.Call]] | None = None) -> str | None:
     factory = context.factory
     body = loop.body
     zero_grads = [index for index in range(position) if _method_call(body[index], "zero_grad") is not None]
@@ -155,7 +204,11 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
     batch = set(_names([ast.Assign(targets=[loop.target], value=ast.Constant(None)), *body[:start]])[1])
     if loss not in assigned:
         return f"`{loss}` is not computed between zero_grad() and backward()"
-    step_index, (optimizer, scaled) = step
+    if step is not None:
+        step_index, (optimizer, scaled) = step
+    else:
+        assert manual is not None
+        step_index, (optimizer, scaled) = manual[0], ("", False)
     between = body[position + 1:step_index]
     edits: list[TextEdit] = []
     for statement in between:
@@ -168,8 +221,14 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
             return "the code between backward() and step() reads .grad"
     for index in zero_grads:
         edits.append(_deletion(factory, body[index]))
-    line, column, end_line, end_column = factory.span(body[step_index])
-    edits.append(TextEdit(line, column, end_line, end_column, f"{optimizer}(grads)"))
+    weights = ""
+    if manual is not None:
+        loop_over, model, update = manual[1]
+        optimizer = weights = f"{ast.unparse(model)}.trainable_params()"
+        edits.extend(_manual_edits(context, loop_over, weights, update))
+    else:
+        line, column, end_line, end_column = factory.span(body[step_index])
+        edits.append(TextEdit(line, column, end_line, end_column, f"{optimizer}(grads)"))
     if scaled:
         for statement in body[step_index + 1:]:
             if _method_call(statement, "update") is not None:
@@ -184,10 +243,12 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
         (first_line, 1, last_line, last_column), loss, optimizer, function,
         inputs=tuple(name for name in read_first if name in assigned or name in batch),
         outputs=tuple(name for name in assigned if name != loss),
+        weights=weights,
     )
     finding = context.findings[finding_index]
     fix = Fix(
-        title=f"Rewrite the training step with `mindspore.value_and_grad` and `{optimizer}(grads)`",
+        title=(f"Rewrite the training step with `mindspore.value_and_grad` and `{optimizer}(grads)`" if not weights else
+               "Rewrite the training step with `mindspore.value_and_grad` and the same update of each parameter by its grad"),
         safe=False,
         edits=tuple(edits),
         rewrite=rewrite,
@@ -196,6 +257,25 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
     )
     context.findings[finding_index] = dataclasses.replace(finding, fix=fix)
     return None
+
+
+def _manual_edits(context: RuleContext, loop: ast.For, weights: str, update: ast.Call) -> list[TextEdit]:
+    """`for p in fc.parameters():` → `for p, grad in zip(fc.trainable_params(), grads):` (value_and_grad gives the
+    grads in the order of the weights it was given) and `p.data.add_(-0.1 * p.grad)` →
+    `mindspore.ops.assign_add(p, -0.1 * grad)`."""
+    factory = context.factory
+    parameter = loop.target.id  # type: ignore[attr-defined]
+    grad = "grad"
+    while context.lookup(grad) is not None or grad == parameter:
+        grad += "_"
+    line, column, _, _ = factory.span(loop.target)
+    _, _, end_line, end_column = factory.span(loop.iter)
+    value = _GradToName(parameter, grad).visit(copy.deepcopy(update.args[0]))
+    update_line, update_column, update_end_line, update_end_column = factory.span(update)
+    function = _UPDATES[update.func.attr]  # type: ignore[attr-defined]
+    return [TextEdit(line, column, end_line, end_column, f"{parameter}, {grad} in zip({weights}, grads)"),
+            TextEdit(update_line, update_column, update_end_line, update_end_column,
+                     f"mindspore.ops.{function}({parameter}, {ast.unparse(value)})")]
 
 
 def _deletion(factory, statement: ast.stmt) -> TextEdit:

@@ -37,7 +37,8 @@ class TrainingStep(Rewrite):
     """`forward`: from the first character of the forward pass's first line to the end of `loss.backward()`;
     `function`: the new function's name; `loss`: the loss variable; `inputs`/`outputs`: names passed in and
     returned beside the loss; `optimizer`: the source text of the optimizer whose `parameters` are
-    differentiated."""
+    differentiated; `weights`, when given, the source text of what is differentiated instead (a manual SGD step
+    has no optimizer: `fc.trainable_params()`)."""
 
     NAME = "training-step"
     SPAN_FIELDS = ("forward",)
@@ -48,6 +49,7 @@ class TrainingStep(Rewrite):
     function: str = "forward_fn"
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
+    weights: str = ""
 
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         from ascend_migrate.fixes.errors import FixError
@@ -63,6 +65,7 @@ class TrainingStep(Rewrite):
         indentation = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
         newline = "\r\n" if source[index.line_end(first):index.line_end(first) + 2] == "\r\n" else "\n"
         parameters = ", ".join(self.inputs)
+        weights = self.weights or f"{self.optimizer}.parameters"
         body = [INDENT + line if line.strip() else line for line in lines[:-1]]
         if self.outputs:
             auxiliary = ", ".join(self.outputs) + ("," if len(self.outputs) == 1 else "")
@@ -75,6 +78,6 @@ class TrainingStep(Rewrite):
             f"{indentation}def {self.function}({parameters}):",
             *body,
             f"{indentation}{INDENT}{returned}",
-            f"{indentation}{received} = mindspore.value_and_grad({self.function}, None, {self.optimizer}.parameters{options})({parameters})",
+            f"{indentation}{received} = mindspore.value_and_grad({self.function}, None, {weights}{options})({parameters})",
         ])
         return [TextEdit(first, 1, last, end_column, text)]
