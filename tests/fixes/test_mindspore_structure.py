@@ -297,3 +297,47 @@ def test_a_manual_update_by_another_tensors_grad_is_not_rewritten():
                 param.data.add_(-0.1 * other.grad)
     """)
     assert not fixable and "not in the same block as backward()" in message
+
+
+def test_a_model_whose_class_is_imported_from_the_projects_own_module_is_saved_as_a_checkpoint(tmp_path):
+    (tmp_path / "model.py").write_text("import torch.nn as nn\n\n\nclass Base(nn.Module):\n    pass\n\n\nclass Net(Base):\n    pass\n",
+                                       encoding="utf-8")
+    (tmp_path / "layers.py").write_text("class Net:\n    pass\n", encoding="utf-8")  # not a module: no fix
+    source = textwrap.dedent("""
+        import torch
+        from model import Net
+        from layers import Net as Plain
+
+        model = Net()
+        plain = Plain()
+
+        def checkpoint(epoch):
+            path = "model_epoch_{}.pth".format(epoch)
+            torch.save(model, path)
+            torch.save(plain, "plain.pth")
+    """)
+    main = str(tmp_path / "main.py")
+    text = fix_until_stable(source, lambda text: analyze(text, main, settings(OPS_NN)), unsafe=True).text
+    assert 'path = "model_epoch_{}.ckpt".format(epoch)\n    mindspore.save_checkpoint(model, path)\n' in text
+    assert 'torch.save(plain, "plain.pth")' in text  # its type is not known: the pickle stays, reported
+    elsewhere = fix_until_stable(source, lambda text: analyze(text, str(tmp_path / "other" / "main.py"), settings(OPS_NN)), unsafe=True).text
+    assert "torch.save(model, path)" in elsewhere  # no model.py beside this file: not known
+
+
+def test_the_accelerator_is_chosen_once_as_ascend():
+    text = fixed("""
+        import torch
+
+        if use_accel and torch.accelerator.is_available():
+            device = torch.accelerator.current_accelerator()
+        else:
+            device = torch.device("cpu")
+    """, OPS_NN)
+    assert textwrap.dedent("""
+        if use_accel and mindspore.device_context.ascend.is_available():
+            device = "Ascend"
+            mindspore.set_device(device)
+        else:
+            device = "CPU"
+            mindspore.set_device(device)
+    """) in text

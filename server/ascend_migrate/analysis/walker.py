@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from ascend_migrate.analysis.project_classes import project_module_type
 from ascend_migrate.analysis.rules import RULES
 from ascend_migrate.analysis.rules.api import (
     ASSIGNMENT,
@@ -77,6 +78,7 @@ class Walker:
         self.returns: list[list[Returned | None]] = []
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
         self._qualified_names: dict[int, str | None] = {}
+        self._project_types: dict[str, str | None] = {}  # `model.Net` → its type, read from model.py (project_type)
         context.resolve_with(self)
         # The rules' handlers per event, from their declarations (and the pattern matchers this view has
         # entries for); each is called directly where the walker visits that event.
@@ -317,13 +319,24 @@ class Walker:
             return pairs if any(item for _, item in pairs) else None
         return self.infer(value)
 
+    def project_type(self, qualified: str) -> str | None:
+        """The type of `Net(...)` for `from model import Net` when model.py beside this file defines Net as a
+        module (`analysis/project_classes.py`); asked once per name and module analysis."""
+        known = self._project_types
+        if qualified not in known:
+            known[qualified] = project_module_type(self.context.factory.path, qualified)
+        return known[qualified]
+
     def call_type(self, node: ast.Call) -> str | None:
         func = node.func
         qualified = self.qualified_name(func)
         if qualified is not None:
             if is_tensor_function(qualified):
                 return TENSOR
-            return constructed_type(qualified)
+            constructed = constructed_type(qualified)
+            if constructed is None and qualified[:1] != "." and not qualified.startswith(_LIBRARY_ROOTS):
+                constructed = self.project_type(qualified)
+            return constructed
         if type(func) is ast.Name:
             binding = self.lookup(func.id)
             if binding is None and func.id == "super" and not node.args and self.class_stack and self.class_stack[-1] is not None:
@@ -776,6 +789,9 @@ def _case_literals(pattern: ast.pattern):
 _NODE_CLASSES = _node_classes()
 # Values that may spell a device or backend string: literals, f-strings, `"cuda:{}".format(i)`, `"cuda:%d" % i`,
 # `"cuda:" + str(i)`, conditional values and lists of them.
+# Calls rooted in these libraries are never the project's own classes (`project_type` is not asked).
+_LIBRARY_ROOTS = ("torch.", "torch_npu.", "mindspore.", "numpy.", "os.", "sys.", "math.", "argparse.", "collections.", "typing.",
+                  "tensorflow.", "keras.", "apex.", "transformers.")
 _STRING_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.IfExp, ast.List, ast.Tuple})  # and see remember_value
 # Contexts and operators: nothing to read in them (the handlers of their parents look at them directly).
 _IGNORED = {subclass: _ignore for skipped in _SKIPPED for subclass in (skipped, *skipped.__subclasses__())}

@@ -1,6 +1,6 @@
 """The device chosen once (MindSpore route): `device = torch.device("cuda" if cond else "cpu")` becomes
 `device = "Ascend" if cond else "CPU"` followed by `mindspore.set_device(device)`, the original's fallback
-kept. The fix rides on the `torch.device` finding (MS205) the names rule made; a device that is not a literal
+kept; `device = torch.accelerator.current_accelerator()` becomes `device = "Ascend"` the same way. The fix rides on the `torch.device` finding (MS205) the names rule made; a device that is not a literal
 (or a choice between literals) keeps its finding without a fix.
 """
 
@@ -18,15 +18,19 @@ from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
     if context.route != ROUTE_MINDSPORE or len(targets) != 1 or type(targets[0]) is not ast.Name or type(value) is not ast.Call:
         return
-    if context.qualified_name(value.func) != "torch.device" or len(value.args) != 1 or value.keywords:
+    api = context.qualified_name(value.func)
+    if api == "torch.accelerator.current_accelerator" and not value.args and not value.keywords:
+        device: str | None = '"Ascend"'  # the accelerator of this route (torch.accelerator.is_available → Ascend's)
+    elif api == "torch.device" and len(value.args) == 1 and not value.keywords:
+        device = mindspore_device(value.args[0])
+    else:
         return
-    device = mindspore_device(value.args[0])
     if device is None:
         return
     factory = context.factory
     callee = factory.span(value.func)
     index = next((position for position, finding in enumerate(context.findings)
-                  if finding.api == "torch.device" and (finding.line, finding.column, finding.end_line, finding.end_column) == callee), None)
+                  if finding.api == api and (finding.line, finding.column, finding.end_line, finding.end_column) == callee), None)
     if index is None:
         return
     finding = context.findings[index]
@@ -47,6 +51,8 @@ _FLAGS = (
         import torch
 
         device = torch.device("cpu")  # expect: MS205
+        if torch.accelerator.is_available():  # expect: MS205
+            device = torch.accelerator.current_accelerator()  # expect: MS205
         """, codes=("MS205",)),
 )
 

@@ -35,7 +35,11 @@ def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:
                   and not first.args and not first.keywords)
     if not state_dict and not context.types.is_module(context.infer(first)):
         return None
-    path_edits = _checkpoint_name(context, call.args[1])
+    path = call.args[1]
+    if type(path) is ast.Name:
+        values = context.assigned_values(path.id)  # path = "net_{}.pth".format(epoch) in the same function
+        path = values[0] if len(values) == 1 else path
+    path_edits = _checkpoint_name(context, path)
     if not state_dict:
         rename = context.factory.rename_fix(entry, span, root)
         if rename is None:
@@ -73,8 +77,11 @@ def _load_checkpoint(context, entry, node, call, span, root) -> Fix | None:
 
 
 def _checkpoint_name(context, path: ast.expr) -> tuple[TextEdit, ...]:
-    """The edit of a literal file name's `.pth`/`.pt` suffix to `.ckpt` (`"%s/net_%d.pth" % ...` too)."""
+    """The edit of a literal file name's `.pth`/`.pt` suffix to `.ckpt` (`"%s/net_%d.pth" % ...` and
+    `"net_{}.pth".format(...)` too)."""
     literal = path.left if type(path) is ast.BinOp and type(path.op) is ast.Mod else path
+    if type(path) is ast.Call and type(path.func) is ast.Attribute and path.func.attr == "format":
+        literal = path.func.value  # "model_epoch_{}.pth".format(epoch)
     if type(literal) is not ast.Constant or type(literal.value) is not str:
         return ()
     line, column, end_line, end_column = context.factory.span(literal)
