@@ -341,3 +341,56 @@ def test_the_accelerator_is_chosen_once_as_ascend():
             device = "CPU"
             mindspore.set_device(device)
     """) in text
+
+
+def test_a_data_loaders_kwargs_dict_is_followed_to_its_keys_and_read_at_run_time():
+    text = fixed("""
+        import torch
+
+        def main(args, use_accel):
+            train_kwargs = {'batch_size': args.batch_size}
+            if use_accel:
+                accel_kwargs = {'num_workers': 1, 'persistent_workers': True, 'pin_memory': True, 'shuffle': True}
+                train_kwargs.update(accel_kwargs)
+            extra = {'drop_last': True} if use_accel else {}
+            dataset1 = torch.utils.data.TensorDataset(images, labels)
+            train_loader = torch.utils.data.DataLoader(dataset1, **train_kwargs, **extra)
+            return train_loader
+    """, OPS_NN)
+    assert ('    train_loader = (dataset1.shuffle(dataset1.get_dataset_size()) if train_kwargs.get("shuffle", False) else dataset1)'
+            '.batch(train_kwargs.get("batch_size", 1), drop_remainder=extra.get("drop_last", False), '
+            'num_parallel_workers=max(1, train_kwargs.get("num_workers", 0)))\n') in text
+    assert "DataLoader" not in text
+
+
+def _loader_message(source: str) -> tuple[str, bool]:
+    (finding,) = [f for f in findings(source, OPS_NN) if f.api == "torch.utils.data.DataLoader"]
+    return finding.message, finding.fix is not None
+
+
+def test_a_data_loaders_kwargs_whose_keys_are_not_known_says_so_and_has_no_fix():
+    message, fixable = _loader_message("""
+        import torch
+
+        def loader(dataset, options):
+            kwargs = {'batch_size': 4}
+            kwargs.update(options)
+            return torch.utils.data.DataLoader(dataset, **kwargs)
+    """)
+    assert not fixable and "the keys `**kwargs` passes are not known here" in message
+    message, fixable = _loader_message("""
+        import torch
+
+        def loader(dataset):
+            return torch.utils.data.DataLoader(dataset, batch_size=4)
+    """)
+    assert not fixable and "its columns are not known here" in message
+    message, fixable = _loader_message("""
+        import torch
+
+        def loader(dataset, sampler):
+            kwargs = {'batch_size': 4}
+            kwargs['sampler'] = sampler
+            return torch.utils.data.DataLoader(dataset, **kwargs)
+    """)
+    assert not fixable and "`**kwargs` may pass sampler, which the pipeline cannot carry over" in message

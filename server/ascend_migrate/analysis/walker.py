@@ -74,6 +74,10 @@ class Walker:
         # At module level only this chunk's assignments count, so a chunk's findings depend on its own text.
         self.assigned: list[dict[str, list[ast.expr]]] = [{}]
         self._track_strings = bool(context.view.by_string)
+        # Per scope (parallel to `assigned`): name → what built the dict it holds, in order: `{...}` and `dict(...)`
+        # literals assigned to it, then its `.update(...)`/`.setdefault(...)` calls, `d[key] = ...` and `d |= ...`
+        # statements (`context.assigned_dicts`), so a rule can tell which keys `**d` may pass (DataLoader options).
+        self.dictionaries: list[dict[str, list[ast.AST]]] = [{}]
         # Per function being walked: what each of its return statements gives (`returned_shape`).
         self.returns: list[list[Returned | None]] = []
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
@@ -161,6 +165,7 @@ class Walker:
         self.referenced = set()
         self._qualified_names.clear()
         self.assigned = [{}]
+        self.dictionaries = [{}]
 
     def visit_all(self, nodes) -> None:
         dispatch = self._dispatch
@@ -205,6 +210,19 @@ class Walker:
             table.setdefault(name, []).append(value)  # most assignments are calls: only `"...".format(...)` is kept
         elif name in table:
             del table[name]
+
+    def remember_dictionary(self, name: str, value: ast.expr) -> None:
+        """Keep `name = {...}` / `name = dict(...)` / `name = {...} if c else {...}` (every branch's); any other value
+        forgets the name (an IfExp that is no dict choice is answered as unknown by the reader)."""
+        table = self.dictionaries[-1]
+        if type(value) is ast.Dict or type(value) is ast.IfExp or (type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict"):
+            table.setdefault(name, []).append(value)
+        elif name in table:
+            del table[name]
+
+    def assigned_dicts(self, name: str) -> list[ast.AST]:
+        """What built the dict `name` holds in the innermost scope so far (empty when not a dict built here)."""
+        return self.dictionaries[-1].get(name, [])
 
     def assigned_values(self, name: str) -> list[ast.expr]:
         """The string-shaped expressions assigned to `name` in the innermost scope so far (empty when it is bound
@@ -517,6 +535,10 @@ class Walker:
         if type(value) is ast.Constant and type(value.value) is str:
             return  # a docstring or a bare string: prose, never a finding
         self._dispatch[type(value)](value)
+        if type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Name:
+            updated = self.dictionaries[-1].get(value.func.value.id)
+            if updated is not None and value.func.attr in ("update", "setdefault"):
+                updated.append(value)
 
     def visit_return(self, node: ast.Return) -> None:
         value = node.value
@@ -546,6 +568,10 @@ class Walker:
             self.visit_target(target, value_type)
             if self._track_strings and type(target) is ast.Name:
                 self.remember_value(target.id, value)
+            if type(target) is ast.Name:
+                self.remember_dictionary(target.id, value)
+            elif type(target) is ast.Subscript and type(target.value) is ast.Name and target.value.id in self.dictionaries[-1]:
+                self.dictionaries[-1][target.value.id].append(target)  # d["shuffle"] = True
         for handler in self._on_assignment:
             handler(self.context, node.targets, value)
 
@@ -568,6 +594,8 @@ class Walker:
         self.visit_target(node.target, value_type)
         if self._track_strings and node.value is not None and type(node.target) is ast.Name:
             self.remember_value(node.target.id, node.value)
+        if node.value is not None and type(node.target) is ast.Name:
+            self.remember_dictionary(node.target.id, node.value)
         if node.value is not None:
             for handler in self._on_assignment:
                 handler(self.context, [node.target], node.value)
@@ -575,6 +603,8 @@ class Walker:
     def visit_augmented_assign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
         target = node.target
+        if type(target) is ast.Name and target.id in self.dictionaries[-1]:
+            self.dictionaries[-1][target.id].append(node)  # d |= other
         if type(target) is not ast.Name:
             self.visit(target)
 
@@ -667,6 +697,7 @@ class Walker:
         in_class_body = _CLASS_SCOPE in self.scopes[-1]
         self.scopes.append(scope)
         self.assigned.append({})
+        self.dictionaries.append({})
         self.returns.append([])
         self.class_stack.append(current_class)  # methods see self.attributes of their class
         try:
@@ -675,6 +706,7 @@ class Walker:
             self.class_stack.pop()
             self.scopes.pop()
             self.assigned.pop()
+            self.dictionaries.pop()
             returns = self.returns.pop()
         returned = returns[0] if returns and returns[0] is not None and all(item == returns[0] for item in returns) else None
         if returned is not None:
@@ -690,11 +722,13 @@ class Walker:
         scope = {argument.arg: ("value", None) for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
         self.scopes.append(scope)
         self.assigned.append({})
+        self.dictionaries.append({})
         try:
             self.visit(node.body)
         finally:
             self.scopes.pop()
             self.assigned.pop()
+            self.dictionaries.pop()
 
     def visit_class(self, node: ast.ClassDef) -> None:
         self.visit_all(node.decorator_list)
@@ -714,6 +748,7 @@ class Walker:
             handler(self.context, node)
         self.scopes.append({_CLASS_SCOPE: ("value", None)})
         self.assigned.append({})
+        self.dictionaries.append({})
         self.class_stack.append(info)
         try:
             self.visit_all(node.body)
@@ -721,6 +756,7 @@ class Walker:
             self.class_stack.pop()
             self.scopes.pop()
             self.assigned.pop()
+            self.dictionaries.pop()
         if len(self.scopes) == 1 and info.returns:
             # What its methods return is part of what the chunk contributes: a chunk calling
             # `model.configure_optimizers()` is walked again when that changes (replay skips this record).
@@ -739,6 +775,7 @@ class Walker:
     def visit_comprehension(self, node) -> None:
         self.scopes.append({})
         self.assigned.append({})
+        self.dictionaries.append({})
         try:
             for generator in node.generators:
                 self.visit(generator.iter)
@@ -752,6 +789,7 @@ class Walker:
         finally:
             self.scopes.pop()
             self.assigned.pop()
+            self.dictionaries.pop()
 
 
 def _ignore(node: object) -> None:

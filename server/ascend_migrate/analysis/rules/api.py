@@ -83,6 +83,7 @@ class RuleContext:
     lookup: Callable[[str], Any]  # what a name means here: ("import", "torch"), ("value", type), ... or None
     names_of_type: Callable[[str], list[str]]  # variables of the innermost function whose type derives from a base
     assigned_values: Callable[[str], list[Any]]  # string-shaped values assigned to a local name so far (this chunk)
+    assigned_dicts: Callable[[str], list[Any]]  # what built the dict a local name holds so far (walker.assigned_dicts)
 
     def __init__(self, view: RouteView, factory: FindingFactory, route: str, types: TypeSystem) -> None:
         self.view = view
@@ -102,6 +103,7 @@ class RuleContext:
         self.lookup = resolver.lookup
         self.names_of_type = resolver.names_of_type
         self.assigned_values = resolver.assigned_values
+        self.assigned_dicts = resolver.assigned_dicts
         self._module_scope = lambda: resolver.scopes[0]
 
     def module_imports(self) -> Iterable[str]:

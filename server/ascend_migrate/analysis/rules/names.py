@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleContext
-from ascend_migrate.analysis.rules.structure_fixes import BUILDERS
+from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -70,10 +71,16 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         if context.compared_only and call is None and entry.category == "npu-unsupported":
             continue  # `isinstance(model, nn.DataParallel)`: comparing with the class runs none of it on the NPU
         fix = _fix_for(context, entry, span, call, root)
-        context.add(factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix))
+        reason = None
+        if isinstance(fix, NotFixed):
+            reason, fix = fix, None
+        finding = factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix)
+        if reason is not None and finding is not None:
+            finding = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
+        context.add(finding)
 
 
-def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | None:
+def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | NotFixed | None:
     if entry.fix == "none":
         return None
     builder = BUILDERS.get((context.route, entry.api))

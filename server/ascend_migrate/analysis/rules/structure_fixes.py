@@ -8,6 +8,8 @@ whether it is safe; these builders only say how.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+from typing import Any
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.symbols import OPTIMIZER, TENSOR_DATASETS
@@ -15,6 +17,10 @@ from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint, converted_path
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE, ROUTE_NPU
+
+
+class NotFixed(str):
+    """A builder's answer when it writes no fix and the finding must say why (the text is that reason)."""
 
 
 def _data_parallel(context, entry, node, call, span, root) -> Fix | None:
@@ -110,7 +116,9 @@ def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
     )
 
 
-BUILDERS = {
+# (route, api) → builder(context, entry, node, call, span, root): a Fix, NotFixed, None, or NotImplemented (not
+# this entry's shape: another era's target).
+BUILDERS: dict[tuple[str, str], Callable[..., Any]] = {
     (ROUTE_NPU, "torch.nn.DataParallel"): _data_parallel,
     (ROUTE_MINDSPORE, "torch.save"): _save_checkpoint,
     (ROUTE_MINDSPORE, "torch.load"): _load_checkpoint,
@@ -189,23 +197,121 @@ def mindspore_device(node: ast.expr) -> str | None:
     return None
 
 
-def _loader_options(call: ast.Call) -> dict[str, ast.expr] | None:
-    """The keywords of a DataLoader call this fix keeps, or None when it passes one it cannot carry over."""
-    options: dict[str, ast.expr] = {}
+# The DataLoader options the pipeline carries over (batch, shuffle, drop_last, workers) and those without
+# counterpart or effect on the values (pin_memory, persistent_workers); anything else (sampler, collate_fn, ...)
+# is a manual port.
+_LOADER_OPTIONS = ("dataset", "batch_size", "shuffle", "drop_last", "num_workers")
+_LOADER_IGNORED = ("pin_memory", "persistent_workers")
+
+
+def _loader_options(context, call: ast.Call) -> dict[str, ast.expr | str] | NotFixed:
+    """The options of a DataLoader call this fix keeps: the source node of each one passed by name or position,
+    or for one that `**kwargs` may pass, the name of that dict (read at run time: `kwargs.get("shuffle", False)`);
+    NotFixed when a passed option cannot be carried over or the keys of a `**` dict are not known here."""
+    options: dict[str, ast.expr | str] = {}
+    for position, argument in enumerate(call.args):
+        name = _LOADER_OPTIONS[position] if position < 3 else None
+        if name is None or type(argument) is ast.Starred:
+            return NotFixed("an option is passed by position after shuffle, or as *args")
+        options[name] = argument
     for keyword in call.keywords:
         if keyword.arg is None:
-            return None  # **kwargs: which options arrive is not known here
-        if keyword.arg in ("pin_memory", "persistent_workers"):
+            spread = keyword.value
+            keys = _dictionary_keys(context, spread.id, ()) if isinstance(spread, ast.Name) else None
+            if keys is None or not isinstance(spread, ast.Name):
+                what = f"`**{source_text(context, spread)}`"
+                return NotFixed(f"the keys {what} passes are not known here (built from other than literal keys, `.update(...)` "
+                                "and `d[key] = ...` in this function)")
+            unknown = sorted(keys - set(_LOADER_OPTIONS) - set(_LOADER_IGNORED))
+            if unknown:
+                return NotFixed(f"`**{spread.id}` may pass {', '.join(unknown)}, which the pipeline cannot carry over")
+            for key in sorted(keys):
+                if key in options:
+                    return NotFixed(f"`{key}` is passed twice")
+                if key not in _LOADER_IGNORED:
+                    options[key] = spread.id
+            continue
+        if keyword.arg in _LOADER_IGNORED:
             continue  # no counterpart and no effect on the values
-        if keyword.arg not in ("dataset", "batch_size", "shuffle", "drop_last", "num_workers"):
-            return None  # sampler, collate_fn, ...: a manual port
+        if keyword.arg not in _LOADER_OPTIONS:
+            return NotFixed(f"`{keyword.arg}=` has no counterpart in a NumpySlicesDataset pipeline")
+        if keyword.arg in options:
+            return NotFixed(f"`{keyword.arg}` is passed twice")
         options[keyword.arg] = keyword.value
-    for position, argument in enumerate(call.args):
-        name = ("dataset", "batch_size", "shuffle")[position] if position < 3 else None
-        if name is None or type(argument) is ast.Starred:
-            return None
-        options[name] = argument
     return options
+
+
+def _dictionary_keys(context, name: str, seen: tuple[str, ...]) -> set[str] | None:
+    """Every key the dict `name` may hold here: the union over the literals assigned to it and what updated it
+    (any branch may have run); None when one of them is not spelled out."""
+    built = context.assigned_dicts(name)
+    if not built or name in seen:
+        return None
+    keys: set[str] = set()
+    for node in built:
+        found = _keys_built_by(context, node, (*seen, name))
+        if found is None:
+            return None
+        keys |= found
+    return keys
+
+
+def _keys_built_by(context, node: ast.AST, seen: tuple[str, ...]) -> set[str] | None:
+    """The keys a `{...}`, `dict(...)`, `d.update(...)`, `d.setdefault(key, ...)`, `d[key] = ...` or `d |= ...` adds."""
+    if type(node) is ast.Subscript:
+        key = node.slice
+        return {key.value} if type(key) is ast.Constant and type(key.value) is str else None
+    if type(node) is ast.AugAssign:
+        return _keys_of_value(context, node.value, seen) if type(node.op) is ast.BitOr else None
+    if type(node) is ast.Dict or type(node) is ast.IfExp:
+        return _keys_of_value(context, node, seen)
+    if type(node) is not ast.Call:
+        return None
+    method = node.func.attr if type(node.func) is ast.Attribute else ""
+    if method == "setdefault":
+        first = node.args[0] if node.args else None
+        return {first.value} if type(first) is ast.Constant and type(first.value) is str and not node.keywords else None
+    if len(node.args) > 1:
+        return None
+    keys: set[str] = set()
+    for argument in node.args:
+        found = _keys_of_value(context, argument, seen)
+        if found is None:
+            return None
+        keys |= found
+    for keyword in node.keywords:
+        if keyword.arg is not None:
+            keys.add(keyword.arg)
+            continue
+        found = _keys_of_value(context, keyword.value, seen)
+        if found is None:
+            return None
+        keys |= found
+    return keys
+
+
+def _keys_of_value(context, value: ast.expr, seen: tuple[str, ...]) -> set[str] | None:
+    if type(value) is ast.Name:
+        return _dictionary_keys(context, value.id, seen)
+    if type(value) is ast.IfExp:  # {...} if accel else {}: either may run
+        body, orelse = _keys_of_value(context, value.body, seen), _keys_of_value(context, value.orelse, seen)
+        return None if body is None or orelse is None else body | orelse
+    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict":
+        return _keys_built_by(context, value, seen)
+    if type(value) is not ast.Dict:
+        return None
+    keys: set[str] = set()
+    for key, item in zip(value.keys, value.values, strict=True):
+        if key is None:
+            found = _keys_of_value(context, item, seen)  # {**other, ...}
+            if found is None:
+                return None
+            keys |= found
+        elif type(key) is ast.Constant and type(key.value) is str:
+            keys.add(key.value)
+        else:
+            return None
+    return keys
 
 
 def _columns(context, source: ast.expr) -> tuple[str, list[str]] | None:
@@ -223,20 +329,30 @@ def _columns(context, source: ast.expr) -> tuple[str, list[str]] | None:
     return None
 
 
-def _data_loader(context, entry, node, call, span, root) -> Fix | None:
+def _data_loader(context, entry, node, call, span, root) -> Fix | NotFixed | None:
     """DataLoader(TensorDataset(a, b), batch_size=B, shuffle=S, drop_last=D, num_workers=W) →
     mindspore.dataset.NumpySlicesDataset((numpy.asarray(a), numpy.asarray(b)), column_names=[...], shuffle=S,
     num_parallel_workers=W).batch(B, drop_remainder=D): every option kept (torch's defaults written out)."""
     if call is None:
         return None
-    options = _loader_options(call)
-    if options is None or "dataset" not in options:
-        return None
-    text = lambda name, default: source_text(context, options[name]) if name in options else default  # noqa: E731
+    options = _loader_options(context, call)
+    if isinstance(options, NotFixed):
+        return options
+    source = options.get("dataset")
+    if not isinstance(source, ast.expr):
+        return None  # the dataset itself arrives through **kwargs
+
+    def text(name: str, default: str) -> str:
+        value = options.get(name)
+        if value is None:
+            return default
+        if isinstance(value, str):
+            return f'{value}.get("{name}", {default})'  # passed by **value: read where torch read it, at run time
+        return source_text(context, value)
+
     workers = text("num_workers", "0")
     parallel = "" if workers == "0" else f", num_parallel_workers=max(1, {workers})"
     batch = f".batch({text('batch_size', '1')}, drop_remainder={text('drop_last', 'False')}{parallel})"
-    source = options["dataset"]
     found = _columns(context, source)
     if found is not None:
         data, columns = found
@@ -245,19 +361,23 @@ def _data_loader(context, entry, node, call, span, root) -> Fix | None:
     elif type(source) is ast.Name and context.infer(source) == TENSOR_DATASETS[0]:
         # A variable holding a TensorDataset, which its own fix makes a NumpySlicesDataset (unshuffled).
         shuffle = text("shuffle", "False")
-        shuffled = "" if shuffle == "False" else f".shuffle({source.id}.get_dataset_size())"
-        if shuffle not in ("True", "False"):
-            return None  # shuffle decided at run time: a chain cannot say it
-        new = f"{source.id}{shuffled}{batch}"
+        shuffled = f"{source.id}.shuffle({source.id}.get_dataset_size())"
+        if shuffle == "False":
+            new = f"{source.id}{batch}"
+        elif shuffle == "True":
+            new = f"{shuffled}{batch}"
+        else:  # decided at run time
+            new = f"({shuffled} if {shuffle} else {source.id}){batch}"
     else:
-        return None  # a Dataset object built elsewhere: its columns are not known here (GeneratorDataset by hand)
+        return NotFixed("the dataset is not a TensorDataset built in this file, so its columns are not known here "
+                        "(write a mindspore.dataset.GeneratorDataset with column_names)")
     line, column, end_line, end_column = context.factory.span(call)
     return Fix(
         title="Replace with `mindspore.dataset.NumpySlicesDataset(...).batch(...)` (batch, shuffle, drop_last, workers kept)",
         safe=False,
         edits=(TextEdit(line, column, end_line, end_column, new),),
         add_imports=("import mindspore", "import numpy"),
-        remove_imports=tuple(name for name in (root, _root_name(options["dataset"])) if name),
+        remove_imports=tuple(name for name in (root, _root_name(source)) if name),
     )
 
 
