@@ -5,8 +5,9 @@
 # the unfixed programs import) is a dependency of this stage only: it shares stage 30's venv and cache
 # directory (both are there when stage 30 ran). Runs `pytest tests/execution`; fails when a test fails or when
 # no test ran. It also runs the one precision test that needs mindspore (mindspore 2.10.0's Tensor has dim() and
-# numpy(), the reason those MS105 rows are not reported). Measured: 10 min 40 s for the 27 tests (each a fix and a few training steps) on 2 cores shared
-# with other work (load average about 11); expect less on an idle machine.
+# numpy(), the reason those MS105 rows are not reported). Measured: 14 min 45 s for the 36 tests of tests/execution
+# (each a fix and a few training steps; with test_manual_sgd.py, 13 s, and test_data_pipeline.py, 44 s) on 2 cores
+# shared with 8 agents' work; expect less on an idle machine.
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"

@@ -59,9 +59,7 @@ PROGRAMS = [
     Program("regression", "main.py", stops={
         OPS_NN: "the manual SGD step runs (tests/execution/test_manual_sgd.py), then loss.item() fails: the ops/nn-era row maps "
                 "F.smooth_l1_loss to ops.smooth_l1_loss, whose default reduction is 'none' (torch: 'mean'), with no difference listed"}),
-    Program("super_resolution", "main.py", ("--upscale_factor", "2"), stops={
-        OPS_NN: "runs to its end (model_epoch_1.ckpt written), but model.py keeps the original's unused `import torch`: no "
-                "MindSpore-route finding removes an import that nothing used before the fix"}),
+    Program("super_resolution", "main.py", ("--upscale_factor", "2")),
     Program("word_language_model", "train.py", stops={
         OPS_NN: "nn.Embedding has no ops/nn-era fix (its table is `embedding_table`), so init_weights fills a torch Parameter"}),
     Program("dcgan", "main.py", ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8", "--workers", "0", "--outf", "out"),

@@ -394,3 +394,24 @@ def test_a_data_loaders_kwargs_whose_keys_are_not_known_says_so_and_has_no_fix()
             return torch.utils.data.DataLoader(dataset, **kwargs)
     """)
     assert not fixable and "`**kwargs` may pass sampler, which the pipeline cannot carry over" in message
+
+
+def test_an_import_torch_nothing_uses_goes_with_the_other_torch_imports():
+    text = fixed("""
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                return x
+    """, OPS_NN)
+    assert "import torch" not in text and "class Net(mindspore.nn.Cell):" in text
+    kept = fixed("""
+        import torch
+        import torch.nn as nn
+
+        layer = nn.Linear(2, 2)
+        model = torch.hub.load("pytorch/vision", "resnet18")
+    """, OPS_NN)
+    assert "import torch\n" in kept and "torch.hub.load" in kept  # still used: kept (and reported)

@@ -137,8 +137,9 @@ class FindingFactory:
         return Finding(self.path, span[0], span[1], span[2], span[3], code, category, severity, api,
                        headline_text, texts[1], confidence, entry.docs[0] if entry.docs else "", fix, texts[2])
 
-    def rename_fix(self, entry: Entry, span: Span, replaced_root: str | None) -> Fix | None:
-        """Replace a reference with the entry's target, rendered with the file's own import names."""
+    def rename_fix(self, entry: Entry, span: Span, replaced_root: str | None, also_remove: tuple[str, ...] = ()) -> Fix | None:
+        """Replace a reference with the entry's target, rendered with the file's own import names; the import of
+        `replaced_root` (and of the names in `also_remove`) goes once nothing uses it."""
         target = entry.target
         if entry.fix == "none" or not target:
             return None
@@ -154,7 +155,7 @@ class FindingFactory:
             safe=entry.fix == "safe",
             edits=(TextEdit(span[0], span[1], span[2], span[3], text),),
             add_imports=imports,
-            remove_imports=(replaced_root,) if replaced_root else (),
+            remove_imports=((replaced_root,) if replaced_root else ()) + also_remove,
         )
 
     def text_fix(self, entry: Entry, span: Span, new_text: str, title: str, add_imports: tuple[str, ...] = ()) -> Fix | None:

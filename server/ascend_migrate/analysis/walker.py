@@ -215,7 +215,7 @@ class Walker:
         """Keep `name = {...}` / `name = dict(...)` / `name = {...} if c else {...}` (every branch's); any other value
         forgets the name (an IfExp that is no dict choice is answered as unknown by the reader)."""
         table = self.dictionaries[-1]
-        if type(value) is ast.Dict or type(value) is ast.IfExp or (type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict"):
+        if type(value) in _DICTIONARY_SHAPES or _calls_dict(value):
             table.setdefault(name, []).append(value)
         elif name in table:
             del table[name]
@@ -569,7 +569,8 @@ class Walker:
             if self._track_strings and type(target) is ast.Name:
                 self.remember_value(target.id, value)
             if type(target) is ast.Name:
-                self.remember_dictionary(target.id, value)
+                if self.dictionaries[-1] or type(value) in _DICTIONARY_SHAPES or _calls_dict(value):  # else: nothing to keep or forget
+                    self.remember_dictionary(target.id, value)
             elif type(target) is ast.Subscript and type(target.value) is ast.Name and target.value.id in self.dictionaries[-1]:
                 self.dictionaries[-1][target.value.id].append(target)  # d["shuffle"] = True
         for handler in self._on_assignment:
@@ -594,7 +595,8 @@ class Walker:
         self.visit_target(node.target, value_type)
         if self._track_strings and node.value is not None and type(node.target) is ast.Name:
             self.remember_value(node.target.id, node.value)
-        if node.value is not None and type(node.target) is ast.Name:
+        if node.value is not None and type(node.target) is ast.Name and (
+                self.dictionaries[-1] or type(node.value) in _DICTIONARY_SHAPES or _calls_dict(node.value)):
             self.remember_dictionary(node.target.id, node.value)
         if node.value is not None:
             for handler in self._on_assignment:
@@ -830,6 +832,13 @@ _NODE_CLASSES = _node_classes()
 # Calls rooted in these libraries are never the project's own classes (`project_type` is not asked).
 _LIBRARY_ROOTS = ("torch.", "torch_npu.", "mindspore.", "numpy.", "os.", "sys.", "math.", "argparse.", "collections.", "typing.",
                   "tensorflow.", "keras.", "apex.", "transformers.")
+_DICTIONARY_SHAPES = frozenset({ast.Dict, ast.IfExp})  # what remember_dictionary keeps, with dict(...) calls
+
+
+def _calls_dict(value: ast.expr) -> bool:
+    return type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict"
+
+
 _STRING_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.IfExp, ast.List, ast.Tuple})  # and see remember_value
 # Contexts and operators: nothing to read in them (the handlers of their parents look at them directly).
 _IGNORED = {subclass: _ignore for skipped in _SKIPPED for subclass in (skipped, *skipped.__subclasses__())}

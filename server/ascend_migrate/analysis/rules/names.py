@@ -88,7 +88,10 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         built = builder(context, entry, None, call, span, root)
         if built is not NotImplemented:  # NotImplemented: not this entry's shape (another era's target)
             return built
-    fix = context.factory.rename_fix(entry, span, root)
+    # A MindSpore program imports no torch: `import torch` goes with the other torch imports once nothing uses it,
+    # also when nothing did before (`import torch` beside `import torch.nn as nn`; issue 17).
+    torch_too = bool(root) and root != "torch" and context.route == ROUTE_MINDSPORE and context.lookup("torch") == ("import", "torch")
+    fix = context.factory.rename_fix(entry, span, root, also_remove=("torch",) if torch_too else ())
     if fix is None or call is None or not entry.parameters:
         return fix
     used = {keyword.arg for keyword in call.keywords if keyword.arg}
