@@ -186,6 +186,20 @@ def test_ops_nn_era_constructors_write_their_differences_out():
     assert "loss_fn = functools.partial(mindspore.ops.cross_entropy, label_smoothing=0.1)" in text
 
 
+def test_ops_nn_era_losses_get_torchs_default_reduction_written_out():
+    # mindspore.ops.smooth_l1_loss defaults to reduction='none'; a plain rename would return element-wise losses
+    text = fixed("""
+        import torch.nn.functional as F
+
+        mean = F.smooth_l1_loss(prediction, target)
+        summed = F.smooth_l1_loss(prediction, target, reduction="sum", beta=0.5)
+        deprecated = F.smooth_l1_loss(prediction, target, size_average=False)
+    """, OPS_NN)
+    assert 'mean = mindspore.ops.smooth_l1_loss(prediction, target, reduction="mean")' in text
+    assert 'summed = mindspore.ops.smooth_l1_loss(prediction, target, reduction="sum", beta=0.5)' in text
+    assert "deprecated = F.smooth_l1_loss(prediction, target, size_average=False)" in text
+
+
 def test_the_mint_era_keeps_torch_signatures():
     text = fixed("""
         import torch.nn as nn

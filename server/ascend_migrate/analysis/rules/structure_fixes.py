@@ -532,6 +532,46 @@ def _ops_nn_cross_entropy(context, entry, node, call, span, root) -> Fix | None:
 BUILDERS[(ROUTE_MINDSPORE, "torch.nn.CrossEntropyLoss")] = _ops_nn_cross_entropy
 
 
+# Functions of the ops/nn era whose default differs from torch's, with torch's value to write when the call leaves
+# it out: (MindSpore target, keyword, torch's default, how many leading positionals both sides share). Read from
+# the signatures: torch smooth_l1_loss(input, target, size_average, reduce, reduction='mean', beta=1.0), mindspore
+# 2.4-2.10 ops.smooth_l1_loss(input, target, beta=1.0, reduction='none') (corrections.py records the difference).
+_OPS_NN_DEFAULTS = {
+    "torch.nn.functional.smooth_l1_loss": ("mindspore.ops.smooth_l1_loss", "reduction", '"mean"', 2),
+}
+
+
+def _ops_nn_torch_default(context, entry, node, call, span, root) -> Fix | None:
+    """F.smooth_l1_loss(x, y) → mindspore.ops.smooth_l1_loss(x, y, reduction="mean"): torch's default written out
+    where MindSpore's differs. Positionals past the shared ones (their order differs) get no fix."""
+    target, keyword, torch_default, shared = _OPS_NN_DEFAULTS[entry.api]
+    if entry.target != target:
+        return NotImplemented
+    if call is None or len(call.args) > shared or any(type(a) is ast.Starred for a in call.args):
+        return None
+    passed = [k.arg for k in call.keywords]
+    if None in passed or any(name in ("size_average", "reduce") for name in passed):
+        return None  # **options, or torch's deprecated switches: nothing here says what they mean
+    rename = context.factory.rename_fix(entry, span, root)
+    if rename is None or not rename.edits:
+        return None
+    arguments = [source_text(context, argument) for argument in call.args]
+    arguments += [f"{k.arg}={source_text(context, k.value)}" for k in call.keywords]
+    if keyword not in passed:
+        arguments.append(f"{keyword}={torch_default}")
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title=f"Replace with `{rename.edits[0].new_text}(...)` with torch's {keyword}={torch_default} written out",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, f"{rename.edits[0].new_text}({', '.join(arguments)})"),),
+        add_imports=rename.add_imports,
+        remove_imports=rename.remove_imports,
+    )
+
+
+BUILDERS.update({(ROUTE_MINDSPORE, api): _ops_nn_torch_default for api in _OPS_NN_DEFAULTS})
+
+
 # torch.nn.init functions: (torch's parameters after the tensor with their defaults, the MindSpore initializer,
 # how its arguments are written from torch's). The initializer fills a new tensor of the parameter's shape and
 # dtype that Parameter.set_data puts in place (`initializer.Uniform(p, a, b)` cannot run: issue 17).
