@@ -95,6 +95,42 @@ def test_what_the_third_sample_found_stays_corrected(knowledge_base: KnowledgeBa
         assert entry.severity != "info" and entry.note.startswith("Differs when run"), api
 
 
+def in_range(knowledge_base: KnowledgeBase, api: str) -> list:
+    return [entry for entry in by_api(knowledge_base, api) if entry.target_versions.contains(parse_version("2.10.0"))]
+
+
+def test_the_minors_the_third_sample_left_are_corrected(knowledge_base: KnowledgeBase) -> None:
+    (greater,) = in_range(knowledge_base, "torch.Tensor.ge")  # the doc's "parameter names differ" is false
+    assert (greater.category, greater.fix) == ("ms-equivalent", "safe")
+    (logsumexp,) = in_range(knowledge_base, "torch.Tensor.logsumexp")  # left: only its edge differences, shown as info
+    assert logsumexp.severity == "info" and logsumexp.edge_difference
+    for api in ("torch.Tensor.amin", "torch.Tensor.amax"):  # x.amin() reduces every dimension: dim is not required
+        (entry,) = in_range(knowledge_base, api)
+        (dim,) = [row for row in entry.parameters if row.source == "dim"]
+        assert (dim.target, dim.change, dim.source_default) == ("axis", "renamed", "None"), api
+    for api, refused in (("torch.bernoulli", "p"), ("torch.nn.SELU", "inplace")):  # forms the target refuses
+        (entry,) = in_range(knowledge_base, api)
+        assert entry.category == "ms-equivalent" and entry.fix == "unsafe", api
+        assert [(row.source, row.change) for row in entry.parameters] == [(refused, "removed")], api
+    for api in ("torch.max", "torch.min", "torch.median", "torch.topk", "torch.Tensor.max", "torch.Tensor.min",
+                "torch.Tensor.median", "torch.Tensor.topk"):  # named results in torch, a plain tuple in MindSpore
+        assert all("plain tuple" in entry.note for entry in in_range(knowledge_base, api)), api
+    (logspace,) = in_range(knowledge_base, "torch.logspace")
+    assert "integer start and end" in logspace.note
+    (vad,) = in_range(knowledge_base, "torchaudio.transforms.Vad")
+    assert "dataset transform" in vad.note
+
+
+def test_a_safe_fix_needs_a_target_that_takes_every_parameter_a_call_may_pass() -> None:
+    from tools.generate_mappings.numeric import exercised
+
+    agreed = {"outcome": "agree", "checked": ["probe", "dim=1"]}
+    renamed = {"api": "torch.f", "target": "mindspore.f", "parameters": [{"source": "dim", "change": "renamed"}]}
+    assert exercised(renamed, agreed, "2.10.0") is None
+    refusing = {**renamed, "parameters": [{"source": "p", "change": "removed"}]}
+    assert exercised(refusing, agreed, "2.10.0") == "the target refuses p, which a call may pass"
+
+
 def test_the_third_sample_counts_what_it_found() -> None:
     counts = hand_check.count(MAPPINGS / "verification" / "hand_check_3.yaml")
     assert (counts["wrong"], counts["unchecked"]) == (3, 0)

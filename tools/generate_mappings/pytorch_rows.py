@@ -152,6 +152,14 @@ def _entry(api: str, row: MappingRow, alternatives: list[MappingRow], target_ran
     checked_signatures = "" if consistent else _differences(entry, row, lookups, notes, outcome)
     if consistent:
         entry["fix"] = "safe"
+        rare_forms = corrections.EQUIVALENT_ROWS.get((api, row.branch))
+        if rare_forms:  # numeric.exercised keeps such a fix unsafe
+            entry["parameters"] = [dict(form) for form in rare_forms]
+            outcome.corrections.append(f"{api}: rows for forms the target refuses ({row.branch})")
+    added_note = corrections.ADDED_NOTES.get((api, row.branch))
+    if added_note:
+        notes.append(added_note)
+        outcome.corrections.append(f"{api}: a note the doc lacks ({row.branch})")
     for alternative in alternatives:
         spelled = "" if alternative.source_api == api else f" under the name {alternative.source_api}"
         notes.append(f"The same doc also maps it{spelled} to {alternative.mindspore_api} ({difference_text(alternative)}).")
