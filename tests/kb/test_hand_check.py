@@ -121,6 +121,20 @@ def test_the_minors_the_third_sample_left_are_corrected(knowledge_base: Knowledg
     assert "dataset transform" in vad.note
 
 
+def test_the_signature_scan_leads_a_run_confirmed_are_corrected(knowledge_base: KnowledgeBase) -> None:
+    (randint,) = in_range(knowledge_base, "torch.randint")  # randint(0, 10, size=(3,)) raises after a rename
+    assert randint.category == "ms-differs" and randint.fix == "unsafe"
+    assert {(row.source, row.change) for row in randint.parameters} == {("low", "position"), ("high", "position"),
+                                                                          ("size", "position")}
+    assert "position only" in randint.review
+    for api, renames in (("torch.hsplit", {("sections", "indices_or_sections"), ("indices", "indices_or_sections")}),
+                         ("torch.vsplit", {("sections", "indices_or_sections"), ("indices", "indices_or_sections")}),
+                         ("torch.dot", {("tensor", "other")}), ("torch.set_rng_state", {("new_state", "state")})):
+        (entry,) = in_range(knowledge_base, api)  # still a rename, with torch's other keyword names
+        assert entry.category == "ms-equivalent" and entry.fix == "unsafe", api
+        assert {(row.source, row.target) for row in entry.parameters if row.change == "renamed"} == renames, api
+
+
 def test_a_safe_fix_needs_a_target_that_takes_every_parameter_a_call_may_pass() -> None:
     from tools.generate_mappings.numeric import exercised
 

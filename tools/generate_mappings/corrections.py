@@ -711,3 +711,32 @@ EQUIVALENT_ROWS = {
              note="correction: mindspore.mint.nn.SELU() refuses inplace= (TypeError in mindspore 2.10.0); SELU(True) is "
                   "accepted and ignored"),),
 }
+
+# The signature scan's leads on entries called equivalent, re-judged by running both sides (torch 2.13.0, mindspore
+# 2.10.0 on the CPU); docs/knowledge-base-verification.md says why the others stand.
+NOT_A_RENAME[("torch.randint", "master")] = (
+    "correction: the doc calls this consistent, but torch.randint(0, 10, size=(3,)) and low=/high= keywords raise "
+    "TypeError after a rename (run in mindspore 2.10.0; the docstring's randint(low=0, high, size) suggests keywords "
+    "it refuses)")
+PARAMETER_CORRECTIONS[("torch.randint", "master")] = (ParameterCorrection(
+    fixes=(),
+    added=tuple(_row(name, name, "position", note=f"positional only in mindspore.mint.randint: {name}= raises TypeError")
+                for name in ("low", "high", "size")),
+    note="correction: low, high and size are positional only in mindspore.mint.randint",
+    checked="run on the CPU: torch 2.13.0 accepts randint(0, 10, size=(3,)) and low=, high=, size= keywords; mindspore "
+            "2.10.0's mint.randint raises TypeError for each keyword (the positional call has no CPU kernel: InplaceRandom)",
+),)
+_INDICES_OR_SECTIONS = tuple(
+    _row(name, "indices_or_sections", "renamed", note=f"correction: torch's overload keyword {name}=; MindSpore's one "
+                                                      f"parameter is indices_or_sections ({name}= raises TypeError)")
+    for name in ("sections", "indices"))
+EQUIVALENT_ROWS.update({
+    ("torch.hsplit", "r2.4.10"): _INDICES_OR_SECTIONS,
+    ("torch.vsplit", "r2.4.10"): _INDICES_OR_SECTIONS,
+    ("torch.dot", "master"): (
+        _row("tensor", "other", "renamed", note="correction: torch.dot(input, tensor) takes tensor= (run in torch "
+                                                "2.13.0); mindspore.mint.dot(input, other)"),),
+    ("torch.set_rng_state", "r2.4.10"): (
+        _row("new_state", "state", "renamed", note="correction: torch.set_rng_state(new_state) takes new_state= (run "
+                                                   "in torch 2.13.0); mindspore.set_rng_state(state)"),),
+})
