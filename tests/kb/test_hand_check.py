@@ -135,6 +135,22 @@ def test_the_signature_scan_leads_a_run_confirmed_are_corrected(knowledge_base: 
         assert {(row.source, row.target) for row in entry.parameters if row.change == "renamed"} == renames, api
 
 
+def test_the_fourth_sample_counts_what_it_found() -> None:
+    counts = hand_check.count(MAPPINGS / "verification" / "hand_check_4.yaml")
+    assert (counts["wrong"], counts["unchecked"]) == (4, 0)
+
+
+def test_what_the_fourth_sample_found_stays_corrected(knowledge_base: KnowledgeBase) -> None:
+    # a tuple (loss, log_alpha) for torch's loss; no decimals; fade_shape an enum, not torchaudio's string
+    for api in ("torch.nn.functional.ctc_loss", "torch.special.round", "torchaudio.transforms.Fade"):
+        (entry,) = in_range(knowledge_base, api)
+        assert (entry.category, entry.fix) == ("ms-differs", "unsafe"), api
+    (scatter,) = in_range(knowledge_base, "torch.Tensor.scatter_")  # an out-of-place target for an in-place method
+    assert "leaves x unchanged" in scatter.note
+    (rrelu,) = in_range(knowledge_base, "torch.nn.RReLU")
+    assert [(row.source, row.change) for row in rrelu.parameters] == [("inplace", "removed")] and rrelu.fix == "unsafe"
+
+
 def test_a_safe_fix_needs_a_target_that_takes_every_parameter_a_call_may_pass() -> None:
     from tools.generate_mappings.numeric import exercised
 

@@ -740,3 +740,44 @@ EQUIVALENT_ROWS.update({
         _row("new_state", "state", "renamed", note="correction: torch.set_rng_state(new_state) takes new_state= (run "
                                                    "in torch 2.13.0); mindspore.set_rng_state(state)"),),
 })
+
+# Found by the fourth hand check (mappings/verification/hand_check_4.yaml), run in torch 2.13.0 and mindspore 2.10.0 on
+# the CPU.
+NOT_A_RENAME.update({
+    ("torch.nn.functional.ctc_loss", "r2.4.10"): (
+        "correction: the doc calls this consistent, but mindspore.ops.ctc_loss returns a tuple (loss, log_alpha) where "
+        "torch returns the loss: loss = ctc_loss(...) then loss.backward() or loss.item() breaks after a rename; take "
+        "[0] (the losses agree when run, 2.2479 on the same inputs)"),
+    ("torch.special.round", "master"): (
+        "correction: the doc calls this consistent, but mindspore.mint.special.round(input) has no decimals: "
+        "torch.special.round(x, decimals=1) raises TypeError after a rename (run; round(x) agrees)"),
+    **{("torchaudio.transforms.Fade", branch): (
+        "correction: the doc calls this consistent, but mindspore.dataset.audio.Fade takes fade_shape as a FadeShape "
+        "(FadeShape.LINEAR), not torchaudio's string: Fade(fade_shape='linear') raises TypeError in mindspore 2.10.0; it "
+        "is a dataset transform run on numpy arrays (eagerly or in .map), not a module on tensors")
+       for branch in ("master", "r2.4.10")},
+})
+PARAMETER_CORRECTIONS[("torch.special.round", "master")] = (ParameterCorrection(
+    fixes=(),
+    added=(_row("decimals", None, "removed", source_default="0",
+                note="mindspore.mint.special.round(input) has no decimals (2.10.0)"),),
+    note="correction: torch's decimals has no counterpart in mindspore.mint.special.round",
+    checked="run on the CPU: torch.special.round(x, decimals=1) (torch 2.13.0); mint.special.round(x, decimals=1) raises "
+            "TypeError and mint.round(x, decimals=1) refuses decimals other than 0 (mindspore 2.10.0)",
+),)
+_FRESH_CELL = ("a fresh MindSpore Cell is not in training mode (mint.nn.{name}(3).training is False, torch's True: run): "
+               "without set_train() on the network it normalises with the running statistics")
+ADDED_NOTES.update({
+    ("torch.Tensor.scatter_", "r2.4.10"): (
+        "ops.tensor_scatter_elements returns a new tensor and leaves x unchanged (run): assign the result; mindspore "
+        "2.10.0 also has Tensor.scatter_(dim, index, src), in place, with no CPU kernel"),
+    ("torch.nn.BatchNorm2d", "master"): _FRESH_CELL.format(name="BatchNorm2d"),
+    ("torch.nn.BatchNorm3d", "master"): _FRESH_CELL.format(name="BatchNorm3d"),
+})
+for _extreme, _elementwise in (("max", "maximum"), ("min", "minimum")):
+    ADDED_NOTES[(f"torch.Tensor.{_extreme}", "master")] += (
+        f"; torch's elementwise overload x.{_extreme}(y) raises TypeError (use mint.{_elementwise})")
+EQUIVALENT_ROWS[("torch.nn.RReLU", "r2.4.10")] = (
+    _row("inplace", None, "removed", source_default="False",
+         note="correction: mindspore.nn.RReLU(lower=0.125, upper=1/3) has no inplace (RReLU(inplace=False) raises "
+              "TypeError in mindspore 2.10.0)"),)
