@@ -123,7 +123,7 @@ def test_the_minors_the_third_sample_left_are_corrected(knowledge_base: Knowledg
 
 def test_the_signature_scan_leads_a_run_confirmed_are_corrected(knowledge_base: KnowledgeBase) -> None:
     (randint,) = in_range(knowledge_base, "torch.randint")  # randint(0, 10, size=(3,)) raises after a rename
-    assert randint.category == "ms-differs" and randint.fix == "unsafe"
+    assert randint.category == "ms-equivalent" and randint.fix == "unsafe" and "position only" in randint.note
     assert {(row.source, row.change) for row in randint.parameters} == {("low", "position"), ("high", "position"),
                                                                           ("size", "position")}
     assert "position only" in randint.review
@@ -158,7 +158,9 @@ def test_a_safe_fix_needs_a_target_that_takes_every_parameter_a_call_may_pass() 
     renamed = {"api": "torch.f", "target": "mindspore.f", "parameters": [{"source": "dim", "change": "renamed"}]}
     assert exercised(renamed, agreed, "2.10.0") is None
     refusing = {**renamed, "parameters": [{"source": "p", "change": "removed"}]}
-    assert exercised(refusing, agreed, "2.10.0") == "the target refuses p, which a call may pass"
+    assert exercised(refusing, agreed, "2.10.0") == "the target refuses p= as a keyword, which a call may pass"
+    positional = {**renamed, "parameters": [{"source": "size", "change": "position"}]}
+    assert exercised(positional, agreed, "2.10.0") == "the target refuses size= as a keyword, which a call may pass"
 
 
 def test_the_third_sample_counts_what_it_found() -> None:

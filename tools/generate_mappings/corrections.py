@@ -714,18 +714,16 @@ EQUIVALENT_ROWS = {
 
 # The signature scan's leads on entries called equivalent, re-judged by running both sides (torch 2.13.0, mindspore
 # 2.10.0 on the CPU); docs/knowledge-base-verification.md says why the others stand.
-NOT_A_RENAME[("torch.randint", "master")] = (
-    "correction: the doc calls this consistent, but torch.randint(0, 10, size=(3,)) and low=/high= keywords raise "
-    "TypeError after a rename (run in mindspore 2.10.0; the docstring's randint(low=0, high, size) suggests keywords "
-    "it refuses)")
-PARAMETER_CORRECTIONS[("torch.randint", "master")] = (ParameterCorrection(
-    fixes=(),
-    added=tuple(_row(name, name, "position", note=f"positional only in mindspore.mint.randint: {name}= raises TypeError")
-                for name in ("low", "high", "size")),
-    note="correction: low, high and size are positional only in mindspore.mint.randint",
-    checked="run on the CPU: torch 2.13.0 accepts randint(0, 10, size=(3,)) and low=, high=, size= keywords; mindspore "
-            "2.10.0's mint.randint raises TypeError for each keyword (the positional call has no CPU kernel: InplaceRandom)",
-),)
+# randint stays ms-equivalent (the positional call, the usual form, is a rename) with rows for the keywords MindSpore
+# refuses, so a call that passes none is not warned about; a `position` row keeps the fix unsafe (numeric.exercised).
+EQUIVALENT_ROWS[("torch.randint", "master")] = tuple(
+    _row(name, name, "position", note=f"correction: positional only in mindspore.mint.randint: {name}= raises TypeError "
+                                      f"(run in mindspore 2.10.0)")
+    for name in ("low", "high", "size"))
+ADDED_NOTES[("torch.randint", "master")] = (
+    "mint.randint takes low, high and size by position only: torch.randint(0, 10, size=(3,)) and low=/high= keywords "
+    "raise TypeError after a rename (run in mindspore 2.10.0; the docstring's randint(low=0, high, size) suggests "
+    "keywords it refuses)")
 _INDICES_OR_SECTIONS = tuple(
     _row(name, "indices_or_sections", "renamed", note=f"correction: torch's overload keyword {name}=; MindSpore's one "
                                                       f"parameter is indices_or_sections ({name}= raises TypeError)")

@@ -32,9 +32,9 @@ def exercised(entry: dict, result: dict | None, mindspore: str) -> str | None:
                if row.get("change") == "renamed" and row.get("source") not in checked]
     if missing:
         return f"the battery did not pass {', '.join(missing)}"
-    refused = [row["source"] for row in entry.get("parameters", ()) if row.get("change") == "removed"]
-    if refused:  # a rename would pass them on to a target that has no such parameter
-        return f"the target refuses {', '.join(refused)}, which a call may pass"
+    refused = [row["source"] for row in entry.get("parameters", ()) if row.get("change") in ("removed", "position")]
+    if refused:  # a rename would pass them on as keywords to a target that has no such keyword
+        return f"the target refuses {', '.join(refused)}= as a keyword, which a call may pass"
     return None
 
 
