@@ -8,8 +8,8 @@ import stat
 import sys
 from pathlib import Path
 
-from ascend_migrate.kb.battery import _Cases
-from ascend_migrate.kb.numeric import _run_batch
+from ascend_migrate.kb.battery import _NO_DEFAULT, _Cases, _test_values, documented_overloads
+from ascend_migrate.kb.numeric import NumericReport, NumericResult, _run_batch, load_record, write_record
 
 # tools/ is not part of the installed package; the repository root makes it importable under any runner.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -26,17 +26,83 @@ def test_a_difference_only_on_edge_inputs_is_scoped_edge():
     assert result["checked"] == ["probe", "int32", "negative and zero"]
 
 
-def test_a_keyword_or_constructor_difference_is_scoped_all_and_a_missing_kernel_is_not_checked():
+def test_a_constructor_form_mindspore_refuses_is_scoped_form_and_a_missing_kernel_is_not_checked():
     cases = _Cases()
     cases.add("probe", "agree", "", 0.0)
     cases.add("bool", "limit", "no CPU kernel: The kernel X unregistered.", None)
     cases.add("torch refuses this one", None, "", None)
     cases.add("ReLU(True)", "error", "mindspore raised TypeError: takes 1 positional argument", None)
     result = cases.result("ReLU() on float32[3, 4]")
-    assert (result["outcome"], result["scope"]) == ("differ", "all")
+    assert (result["outcome"], result["scope"]) == ("differ", "form")
     assert result["detail"] == "ReLU(True): mindspore raised TypeError: takes 1 positional argument"
     assert result["checked"] == ["probe", "ReLU(True)"]
     assert result["unchecked"] == ["bool: no CPU kernel: The kernel X unregistered."]
+
+
+class Documented:
+    """A builtin as torch ships it: no Python signature, the overloads in its docstring."""
+
+    def __init__(self, name: str, doc: str) -> None:
+        self.__name__ = name
+        self.__doc__ = doc
+
+
+def test_the_forms_come_from_every_overload_a_builtin_documents():
+    total = Documented("sum", "sum(input, *, dtype=None) -> Tensor\n\nReturns the sum.\n\n"
+                              ".. function:: sum(input, dim, keepdim=False, *, dtype=None) -> Tensor\n")
+    assert documented_overloads(total, method=False) == [
+        [("input", True, _NO_DEFAULT), ("dtype", False, None)],
+        [("input", True, _NO_DEFAULT), ("dim", True, _NO_DEFAULT), ("keepdim", True, False), ("dtype", False, None)],
+    ]
+    to = Documented("to", "to(*args, **kwargs) -> Tensor\n\n.. method:: to(dtype, non_blocking=False, "
+                          "memory_format=torch.preserve_format) -> Tensor\n")
+    # *args, **kwargs says nothing; a default that is not a literal cannot be passed by position
+    assert documented_overloads(to, method=True) == [
+        [("dtype", True, _NO_DEFAULT), ("non_blocking", True, False), ("memory_format", True, _NO_DEFAULT)]]
+
+    def glu(self, input, dim=-1, *, approximate="none"):  # a Python callable: its signature, without the receiver
+        return input
+
+    assert documented_overloads(glu, method=True) == [
+        [("input", True, _NO_DEFAULT), ("dim", True, -1), ("approximate", False, "none")]]
+
+
+def test_test_values_skip_the_default_and_flip_flags():
+    assert _test_values("dim", [[("dim", True, 1)]]) == [0, -1]  # 1 is the default: the alternatives
+    assert _test_values("keepdim", [[("keepdim", True, False)]]) == [True]
+    assert _test_values("equal_nan", [[("equal_nan", False, False)]]) == [True]
+    assert _test_values("weight", [[("weight", True, None)]]) == ["@w4", "@w5", "@w3"]  # battery inputs by name
+    assert _test_values("generator", [[("generator", False, None)]]) == []
+
+
+def test_forms_that_did_not_run_are_listed_once_and_an_edge_difference_is_recorded_in_words(tmp_path):
+    cases = _Cases()
+    cases.add("probe", "agree", "", 0.0)
+    cases.unexercised.extend(["weight=: no test value", "weight=: no test value"])
+    result = cases.result("float32[3, 4]")
+    assert (result["outcome"], result["unexercised"]) == ("agree", ["weight=: no test value"])
+    edge = NumericResult("torch.cumsum", "mindspore.mint.cumsum", "x:1", "differ", detail="int32: dtype: torch int64, "
+                         "mindspore int32 (values agree)", scope="edge", checked=("probe", "int32"))
+    everywhere = NumericResult("torch.var", "mindspore.mint.var", "x:2", "differ", detail="probe: values differ",
+                               scope="all", unexercised=("correction=: no test value",))
+    write_record(NumericReport({"torch": "t", "mindspore": "m"}, [edge, everywhere]), tmp_path / "verification" / "numeric.yaml")
+    record = load_record(tmp_path)
+    assert record[("torch.cumsum", "mindspore.mint.cumsum")]["edge_difference"] == edge.detail
+    assert "edge_difference" not in record[("torch.var", "mindspore.mint.var")]
+    assert record[("torch.var", "mindspore.mint.var")]["unexercised"] == ["correction=: no test value"]
+
+
+def test_a_form_is_scoped_form_unless_a_parameter_row_names_it_and_its_size_is_not_recorded():
+    cases = _Cases()
+    cases.add("probe", "agree", "", 0.0)
+    cases.add("NaN and inf", "differ", "values differ (max |difference| 1)", 1.0)
+    cases.add("weight=float32[4]", "differ", "values differ (max |difference| 0.22)", None)  # over 1e3 in another process
+    result = cases.result("float32[3, 4]")
+    assert (result["scope"], result["detail"]) == ("form", "NaN and inf: values differ (max |difference| 1); "
+                                                           "weight=float32[4]: values differ")
+    cases.rows = {"p"}  # Tensor.norm's p -> ord: the documented difference, on every call that passes p
+    cases.add("p=1 by position", "differ", "values differ (max |difference| 3.7)", None)
+    assert cases.result("float32[3, 4]")["scope"] == "all"
 
 
 def test_the_detail_names_three_differences_and_counts_the_rest():
@@ -122,6 +188,12 @@ def test_a_safe_fix_stays_safe_only_when_the_battery_ran_it_with_every_keyword_i
     skipped = {"api": "torch.argmax", "category": "ms-equivalent", "target": "mindspore.mint.argmax", "fix": "safe"}
     record.apply(skipped)
     assert (skipped["fix"], skipped["verified"]) == ("unsafe", "not a safe fix: the battery could not run it (no CPU kernel)")
+    loss = {"api": "torch.nn.BCELoss", "category": "ms-equivalent", "target": "mindspore.mint.nn.BCELoss", "fix": "safe"}
+    NumericRecord({**RECORD, "results": [{"api": "torch.nn.BCELoss", "target": "mindspore.mint.nn.BCELoss",
+                                          "outcome": "agree", "checked": ["probe"],
+                                          "unexercised": ["weight=: no test value", "a", "b"]}]}).apply(loss)
+    assert (loss["fix"], loss["verified"].split("; not a safe fix: ")[-1]) == (
+        "unsafe", "the battery did not run every form the fix writes (weight=: no test value; a; and 1 more)")
     older = {"api": "torch.argmax", "category": "ms-equivalent", "target": "mindspore.ops.argmax",
              "target_versions": "<2.5", "fix": "safe"}
     record.apply(older)

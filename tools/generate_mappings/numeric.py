@@ -19,7 +19,8 @@ _KEYWORD = re.compile(r"(\w+)=")
 
 def exercised(entry: dict, result: dict | None, mindspore: str) -> str | None:
     """Why a safe fix of `entry` was not exercised by the run `result` (None when it was): the rename must have
-    run and agreed on the battery, with every keyword it renames passed."""
+    run and agreed on the battery, with every keyword it renames passed and every form of the call it writes
+    (each keyword torch documents, by name and by position) run on both sides."""
     if result is None:
         if not parse_range(entry.get("target_versions", "*")).contains(parse_version(mindspore)):
             return f"its MindSpore range does not hold {mindspore}, the version the battery ran"
@@ -35,6 +36,11 @@ def exercised(entry: dict, result: dict | None, mindspore: str) -> str | None:
     refused = [row["source"] for row in entry.get("parameters", ()) if row.get("change") in ("removed", "position")]
     if refused:  # a rename would pass them on as keywords to a target that has no such keyword
         return f"the target refuses {', '.join(refused)}= as a keyword, which a call may pass"
+    # forms of the call the fix writes (each documented keyword, each position) that did not run on both sides
+    unexercised = result.get("unexercised", ())
+    if unexercised:
+        more = f"; and {len(unexercised) - 2} more" if len(unexercised) > 2 else ""
+        return f"the battery did not run every form the fix writes ({'; '.join(unexercised[:2])}{more})"
     return None
 
 
@@ -91,8 +97,10 @@ class NumericRecord:
         ordinary = EDGE_IS_ORDINARY.get((entry["api"], entry.get("target")))
         if ordinary:
             result = {**result, "scope": "all", "detail": f"{result.get('detail', '')} ({ordinary})"}
-        if result.get("scope") == "edge" and (changed or entry.get("severity") == "info"):
-            entry["severity"] = "info"  # differs only on edge inputs: shown, not a warning on every call
+        if result.get("scope") in ("edge", "form") and (changed or entry.get("severity") == "info"):
+            # differs only on edge inputs, or only where a call passes a keyword or position the probe does not:
+            # shown in the hover, not a warning on every call
+            entry["severity"] = "info"
         entry["fix"] = "unsafe"  # a rename would not keep the behaviour the run saw
         detail = " ".join(result.get("detail", "").split())
         if result.get("scope") == "edge":
@@ -101,7 +109,8 @@ class NumericRecord:
             note = f"Differs only on edge inputs ({', '.join(inputs) or 'see the edge difference'}); ordinary inputs agree."
             entry["edge_difference"] = f"{detail.rstrip('.')}; {run}."
         else:
-            note = f"{'Differs' if result.get('scope') == 'all' else 'Fails'} when {run}: {detail}"
+            where = {"form": "Differs only in some forms of the call", "all": "Differs"}.get(result.get("scope", ""), "Fails")
+            note = f"{where} when {run}: {detail}"
         entry["note"] = f"{entry['note']} {note}" if entry.get("note") else note
         found = f"numeric: {outcome}, {run}, {_cases(result)}"
         entry["verified"] = f"{found}; {earlier}" if earlier else found

@@ -34,8 +34,8 @@ BATCH_SIZE = 60  # jobs per child process: a crash loses one batch's imports, no
 # Random, stateful or environment-touching APIs: their results cannot be compared value by value.
 _SKIPPED_NAMES = re.compile(
     r"(^|\.)(rand\w*|normal_?|bernoulli_?|multinomial|poisson|dropout\w*|Dropout\w*|AlphaDropout|FeatureAlphaDropout|"
-    r"manual_seed|seed|initial_seed|get_rng_state|set_rng_state|Generator|empty\w*|uniform_|exponential_|geometric_|"
-    r"cauchy_|log_normal_|random_|new_empty|set_\w+|is_\w+|get_\w+|use_\w+|save|load|compile|numel|data_ptr|"
+    r"manual_seed|seed|initial_seed|get_rng_state|set_rng_state|Generator|empty_strided|empty_permuted|uniform_|exponential_|geometric_|"
+    r"cauchy_|log_normal_|random_|set_\w+|is_\w+|get_\w+|use_\w+|save|load|compile|numel|data_ptr|"
     r"element_size|storage\w*|pin_memory|share_memory_|record_stream|to|cpu|cuda|npu|"
     r"RReLU|rrelu_?|gumbel_softmax|fractional_max_pool\w*|FractionalMaxPool\w*)$"
 )
@@ -56,9 +56,16 @@ class NumericResult:
     detail: str = ""
     call: str = ""  # the probe call
     max_difference: float | None = None
-    scope: str = ""  # with differ: `edge` when only edge inputs (NaN, other dtypes, 0-d, empty) differ, else `all`
+    scope: str = ""  # with differ: `edge` when only edge inputs (NaN, other dtypes, 0-d, empty) differ, `form` when
+    # besides those MindSpore only refuses a keyword or position the probe does not pass (`nn.ReLU(True)`), else `all`
     checked: tuple[str, ...] = ()  # the cases that ran on both sides (probe, NaN and inf, dim=1, ReLU(True), ...)
     unchecked: tuple[str, ...] = ()  # cases torch ran and MindSpore's CPU build could not, keywords with no test value
+    unexercised: tuple[str, ...] = ()  # forms of the call a fix writes that did not run on both sides, and why
+
+    @property
+    def edge_difference(self) -> str:
+        """The difference in words when it shows only on edge inputs (NaN, a rare dtype): what the hover shows."""
+        return self.detail if self.outcome == "differ" and self.scope == "edge" else ""
 
 
 @dataclass
@@ -106,7 +113,8 @@ def load_record(directory: Path) -> dict[tuple[str, str], dict]:
     for item in data.get("results", ()):
         if isinstance(item, dict) and "api" in item:
             record[(item["api"], item.get("target", ""))] = {
-                key: item[key] for key in ("outcome", "scope", "detail", "call", "checked", "unchecked")
+                key: item[key] for key in ("outcome", "scope", "detail", "edge_difference", "call", "checked", "unchecked",
+                                           "unexercised")
                 if item.get(key) not in (None, "", [])
             }
     return record
@@ -127,9 +135,11 @@ def write_record(report: NumericReport, path: Path) -> None:
         "results": [
             {key: value for key, value in (
                 ("api", result.api), ("target", result.target), ("category", result.category), ("outcome", result.outcome),
-                ("scope", result.scope), ("detail", result.detail), ("call", result.call),
+                ("scope", result.scope), ("detail", result.detail), ("edge_difference", result.edge_difference),
+                ("call", result.call),
                 ("max_difference", None if result.max_difference is None else float(f"{result.max_difference:.2g}")),
                 ("checked", list(result.checked)), ("unchecked", list(result.unchecked)),
+                ("unexercised", list(result.unexercised)),
             ) if value not in (None, "", [])}
             for result in results
         ],
@@ -163,11 +173,22 @@ def candidates(knowledge_base) -> list:
     return chosen
 
 
-def job(entry) -> dict:
-    """What the child process needs of an entry: names, and the keywords its parameter rows name."""
+def job(entry, elsewhere: tuple[str, ...] = ()) -> dict:
+    """What the child process needs of an entry: names, the keywords its parameter rows name (and where the fix
+    renames a positional argument), and the keywords another finding handles (`elsewhere`: out=, device=)."""
     keywords = [(difference.source, difference.target or difference.source, difference.change)
                 for difference in entry.parameters if difference.source]
-    return {"api": entry.api, "target": entry.target, "method": entry.match == "method", "keywords": keywords}
+    positions = {difference.source: difference.position for difference in entry.parameters
+                 if difference.source and difference.position is not None}
+    return {"api": entry.api, "target": entry.target, "method": entry.match == "method", "keywords": keywords,
+            "positions": positions, "elsewhere": list(elsewhere)}
+
+
+def general_keywords(knowledge_base) -> tuple[str, ...]:
+    """The keywords the general-keyword table reports on any call with MindSpore 2.10 (MS104: out=, device=;
+    not inplace=, whose entry ends before 2.5)."""
+    return tuple(sorted({entry.api for entry in knowledge_base.entries
+                         if entry.condition == "general-keyword" and entry.target_versions.contains((2, 10))}))
 
 
 def run_checks(knowledge_base, limit: int = 0, workers: int = 2, python: str = sys.executable) -> NumericReport:
@@ -176,7 +197,8 @@ def run_checks(knowledge_base, limit: int = 0, workers: int = 2, python: str = s
     selected = candidates(knowledge_base)
     if limit:
         selected = selected[:limit]
-    jobs = [job(entry) for entry in selected]
+    elsewhere = general_keywords(knowledge_base)
+    jobs = [job(entry, elsewhere) for entry in selected]
     batches = [jobs[start:start + BATCH_SIZE] for start in range(0, len(jobs), BATCH_SIZE)]
     with ThreadPoolExecutor(max(1, workers)) as pool:
         answers = list(pool.map(lambda batch: _run_batch(batch, python), batches))
@@ -191,6 +213,7 @@ def run_checks(knowledge_base, limit: int = 0, workers: int = 2, python: str = s
             entry.api, entry.target, f"{knowledge_base.directory / (entry.table + '.yaml')}:{entry.line}",
             result["outcome"], entry.category, " ".join(result.get("detail", "").split()), result.get("call", ""), difference,
             result.get("scope", ""), tuple(result.get("checked", ())), tuple(result.get("unchecked", ())),
+            tuple(result.get("unexercised", ())),
         ))
     return report
 
