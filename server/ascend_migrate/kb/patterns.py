@@ -36,4 +36,12 @@ PATTERN_NAMES = frozenset({
     # analysis/rules/pitfalls.py
     "device-capability-unpacked",
     "device-properties-version",
+    # analysis/rules/keras_model.py and keras_training.py (TensorFlow structure, issue 21)
+    "keras-functional-model",
+    "keras-sequential-model",
+    "keras-compile",
+    "keras-fit",
+    "keras-summary",
+    "keras-evaluate",
+    "keras-to-categorical",
 })

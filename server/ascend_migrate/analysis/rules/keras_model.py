@@ -1,0 +1,297 @@
+"""A Keras model built from layers (a functional `keras.Model(inputs, outputs)` or `keras.Sequential([...])`) →
+an `nn.Cell` class with every layer built with its input size (MS255, MindSpore route; issue 21).
+
+    inputs = keras.Input(shape=(32, 32, 3))          class ModelCell(mindspore.nn.Cell):
+    x = layers.Conv2D(32, 3, activation="relu")(inputs)    def __init__(self):
+    outputs = layers.Dense(10)(layers.Flatten()(x))  →          self.conv2d = ...Conv2d(3, 32, 3, ...)
+    return keras.Model(inputs, outputs)                     def construct(self, inputs): ...
+                                                         return ModelCell()
+
+The sizes come from `analysis/rules/keras_layers.py`; a model with image layers transposes its NHWC input to
+NCHW once. A model this rule cannot write whole (a layer or argument it does not know, a size it cannot follow,
+other code between the layers) keeps its finding without a fix, and the message says what to fill in.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Dim, NotConverted, convert, keras_name, literal_shape
+
+FUNCTIONAL = "keras-functional-model"
+SEQUENTIAL = "keras-sequential-model"
+INDENT = "    "
+_TO_NCHW = "(0, 3, 1, 2)"
+
+
+@dataclasses.dataclass
+class _Layer:
+    attribute: str
+    cell: str
+    target: str  # the variable the construct line assigns
+    source: str  # the variable it reads
+
+
+def _keras(context: RuleContext, node: ast.expr) -> str | None:
+    qualified = context.qualified_name(node)
+    return keras_name(context.view.aliases.canonical(qualified)) if qualified else None
+
+
+def _input_shape(call: ast.Call) -> tuple[ast.expr | None, str]:
+    node = next((keyword.value for keyword in call.keywords if keyword.arg == "shape"), call.args[0] if call.args else None)
+    return node, ast.unparse(node) if node is not None else ""
+
+
+def _shape_of(node: ast.expr | None, text: str, images: bool) -> tuple[Dim, ...]:
+    if isinstance(node, ast.Name):
+        rank = 3 if images else 1  # an image is (height, width, channels); a vector's size is its last entry
+        return tuple(f"{node.id}[{position - rank}]" for position in range(rank))
+    return literal_shape(node, text)
+
+
+def _attribute(name: str, used: set[str]) -> str:
+    snake = "".join(f"_{character.lower()}" if character.isupper() else character for character in name).lstrip("_")
+    snake = snake.replace("2_d", "2d").replace("1_d", "1d").replace("3_d", "3d")
+    attribute, number = snake, 1
+    while attribute in used:
+        attribute, number = f"{snake}_{number}", number + 1
+    used.add(attribute)
+    return attribute
+
+
+def _class_name(context: RuleContext, base: str) -> str:
+    words = [word for word in base.split("_") if word and word not in ("build", "make", "create", "get")] or ["model"]
+    name = "".join(word[:1].upper() + word[1:] for word in words) + "Cell"
+    while context.lookup(name) is not None:
+        name += "_"
+    return name
+
+
+def _cell_class(name: str, indentation: str, input_name: str, layers: list[_Layer], output: str, images: bool) -> list[str]:
+    inner, body = indentation + INDENT, indentation + 2 * INDENT
+    lines = [f"{indentation}class {name}(mindspore.nn.Cell):", f"{inner}def __init__(self):", f"{body}super().__init__()"]
+    lines += [f"{body}self.{layer.attribute} = {layer.cell}" for layer in layers]
+    lines += ["", f"{inner}def construct(self, {input_name}):"]
+    if images:
+        lines.append(f"{body}{input_name} = mindspore.ops.transpose(mindspore.Tensor({input_name}), {_TO_NCHW})  "
+                     "# a Cell takes Tensors in NCHW; Keras took arrays in NHWC (channels_last)")
+    lines += [f"{body}{layer.target} = self.{layer.attribute}({layer.source})" for layer in layers]
+    lines.append(f"{body}return {output}")
+    return lines
+
+
+def _layers_of(context: RuleContext, steps: list[tuple[str, ast.Call, str, str]], shape: tuple[Dim, ...], images: bool) -> list[_Layer]:
+    """Each (layer name, its constructor call, output variable, input variable) as a Cell attribute."""
+    shapes = {steps[0][3]: shape} if steps else {}
+    used: set[str] = set()
+    layers = []
+    for name, call, target, source in steps:
+        if source not in shapes:
+            raise NotConverted(f"line {call.lineno}: `{source}` is not an output of the layers before")
+        try:
+            converted = convert(name, call, shapes[source], images)
+        except NotConverted as error:
+            raise NotConverted(f"line {call.lineno}, layers.{name}: {error}") from None
+        shapes[target] = converted.shape
+        layers.append(_Layer(_attribute(name, used), converted.cell, target, source))
+    return layers
+
+
+def _keras_roots(context: RuleContext, nodes: list[ast.AST]) -> tuple[str, ...]:
+    """The imported names (tf, keras, layers) the replaced code used: their imports may go when nothing else does."""
+    roots: list[str] = []
+    for node in nodes:
+        for inner in ast.walk(node):
+            if type(inner) is ast.Name and inner.id not in roots:
+                qualified = context.qualified_name(inner)
+                if qualified and qualified.split(".")[0] in ("tensorflow", "keras", "tf_keras"):
+                    roots.append(inner.id)
+    return tuple(roots)
+
+
+def _report(context: RuleContext, pattern: str, node: ast.AST, edits: list[TextEdit] | None, reason: str | None, roots: tuple[str, ...]) -> None:
+    entries = context.view.patterns.get(pattern)
+    if not entries:
+        return
+    factory = context.factory
+    entry = entries[0]
+    span = factory.span(node)  # type: ignore[arg-type]
+    finding = factory.finding(entry, span, "exact", api=entry.api)
+    if finding is None:
+        return
+    if edits is not None:
+        fix = Fix(title="Write the Keras model as an nn.Cell with its layers' input sizes", safe=False, edits=tuple(edits),
+                  add_imports=("import mindspore",), remove_imports=roots)
+        finding = dataclasses.replace(finding, fix=fix)
+    elif reason is not None:
+        finding = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
+    context.add(finding)
+
+
+def _whole_lines(context: RuleContext, first: ast.stmt, last: ast.stmt, text: str) -> TextEdit:
+    """An edit replacing the statements' whole lines (their indentation included)."""
+    _, _, end_line, end_column = context.factory.span(last)
+    return TextEdit(first.lineno, 1, end_line, end_column, text)
+
+
+# --- functional: inputs = keras.Input(...); x = Layer(...)(x) ...; return keras.Model(inputs, outputs) ---------
+
+def on_function(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    body = node.body
+    start = next((index for index, statement in enumerate(body) if _is_input(context, statement)), None)
+    if start is None:
+        return
+    end = next((index for index in range(start + 1, len(body)) if _model_call(context, body[index]) is not None), None)
+    if end is None:
+        return
+    first = body[start]
+    assert isinstance(first, ast.Assign) and isinstance(first.value, ast.Call)
+    input_name = first.targets[0].id  # type: ignore[attr-defined]
+    edits: list[TextEdit] | None = None
+    reason: str | None = None
+    try:
+        edits = _functional_edits(context, node, start, end, input_name)
+    except NotConverted as error:
+        reason = str(error)
+    _report(context, FUNCTIONAL, first, edits, reason, _keras_roots(context, [*body[start:end + 1], *([node.returns] if node.returns else [])]))
+
+
+def _is_input(context: RuleContext, statement: ast.stmt) -> bool:
+    return (type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
+            and type(statement.value) is ast.Call and _keras(context, statement.value.func) in ("Input", "InputLayer"))
+
+
+def _model_call(context: RuleContext, statement: ast.stmt) -> ast.Call | None:
+    value = statement.value if type(statement) in (ast.Return, ast.Assign) else None  # type: ignore[attr-defined]
+    if type(value) is ast.Call and _keras(context, value.func) in ("Model", "Functional"):
+        return value
+    return None
+
+
+def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.AsyncFunctionDef, start: int, end: int, input_name: str) -> list[TextEdit]:
+    body = function.body
+    shape_node, shape_text = _input_shape(body[start].value)  # type: ignore[attr-defined]
+    steps: list[tuple[str, ast.Call, str, str]] = []
+    for statement in body[start + 1:end]:
+        step = _layer_step(context, statement)
+        if step is None:
+            raise NotConverted(f"line {statement.lineno} is not `variable = layers.Layer(...)(variable)`: write the model as a Cell by hand")
+        steps.append(step)
+    model = _model_call(context, body[end])
+    assert model is not None
+    arguments = {**dict(zip(("inputs", "outputs"), model.args, strict=False)), **{k.arg: k.value for k in model.keywords if k.arg}}
+    inputs, outputs = arguments.get("inputs"), arguments.get("outputs")
+    if not (type(inputs) is ast.Name and inputs.id == input_name and type(outputs) is ast.Name) or set(arguments) - {"inputs", "outputs", "name"}:
+        raise NotConverted("the model does not take one input and one output by name")
+    images = any(name in IMAGE_LAYERS for name, *_ in steps)
+    layers = _layers_of(context, steps, _shape_of(shape_node, shape_text, images), images)
+    if outputs.id not in {layer.target for layer in layers}:
+        raise NotConverted(f"`{outputs.id}` is not made by the layers")
+    indentation = " " * body[start].col_offset
+    class_name = _class_name(context, function.name)
+    lines = _cell_class(class_name, indentation, input_name, layers, outputs.id, images)
+    last = body[end]
+    made = f"{class_name}()"
+    lines.append(f"{indentation}return {made}" if type(last) is ast.Return else f"{indentation}{ast.unparse(last.targets[0])} = {made}")  # type: ignore[attr-defined]
+    edits = [_whole_lines(context, body[start], last, "\n".join(lines))]
+    if function.returns is not None and _keras(context, function.returns) in ("Model", "Functional", "Sequential"):
+        line, column, end_line, end_column = context.factory.span(function.returns)
+        edits.append(TextEdit(line, column, end_line, end_column, "mindspore.nn.Cell"))
+    return edits
+
+
+def _layer_step(context: RuleContext, statement: ast.stmt) -> tuple[str, ast.Call, str, str] | None:
+    """(layer name, constructor call, output variable, input variable) of `x = layers.Name(...)(y)`."""
+    if type(statement) is not ast.Assign or len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name:
+        return None
+    value = statement.value
+    if type(value) is not ast.Call or type(value.func) is not ast.Call or len(value.args) != 1 or value.keywords:
+        return None
+    name = _keras(context, value.func.func)
+    if name is None or type(value.args[0]) is not ast.Name:
+        return None
+    return name, value.func, statement.targets[0].id, value.args[0].id
+
+
+# --- Sequential: model = keras.Sequential([keras.Input(shape=...), layers.Conv2D(...), ...]) --------------------
+
+def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
+    if type(value) is not ast.Call or _keras(context, value.func) != "Sequential" or len(targets) != 1 or type(targets[0]) is not ast.Name:
+        return
+    target = targets[0]
+    edits: list[TextEdit] | None = None
+    reason: str | None = None
+    try:
+        edits = [_sequential_edit(context, target, value)]
+    except NotConverted as error:
+        reason = str(error)
+    _report(context, SEQUENTIAL, target, edits, reason, _keras_roots(context, [value]))
+
+
+def _sequential_edit(context: RuleContext, target: ast.Name, call: ast.Call) -> TextEdit:
+    listed = next((keyword.value for keyword in call.keywords if keyword.arg == "layers"), call.args[0] if call.args else None)
+    if type(listed) is not ast.List or not listed.elts or not all(type(element) is ast.Call for element in listed.elts):
+        raise NotConverted("the layers are not given as a list in the Sequential call (model.add(...) builds it later)")
+    calls: list[ast.Call] = list(listed.elts)  # type: ignore[arg-type]
+    if _keras(context, calls[0].func) in ("Input", "InputLayer"):
+        shape_node, shape_text = _input_shape(calls[0])
+        calls = calls[1:]
+    else:
+        shape_node = next((keyword.value for keyword in calls[0].keywords if keyword.arg == "input_shape"), None)
+        if shape_node is None:
+            raise NotConverted("the input size is not given (keras.Input(shape=...) or input_shape= on the first layer): "
+                               "add keras.Input(shape=(...)) as the first entry, or write in_channels by hand")
+        shape_text = ast.unparse(shape_node)
+        first = calls[0]
+        calls[0] = ast.Call(first.func, first.args, [keyword for keyword in first.keywords if keyword.arg != "input_shape"])
+        ast.copy_location(calls[0], first)
+    names = [_keras(context, each.func) for each in calls]
+    if None in names:
+        raise NotConverted("an entry of the list is not a Keras layer")
+    images = any(name in IMAGE_LAYERS for name in names)
+    steps = [(name, each, "x", "x") for name, each in zip(names, calls, strict=True) if name is not None]
+    layers = _layers_of(context, steps, _shape_of(shape_node, shape_text, images), images)
+    statement_line = target.lineno
+    indentation = context.factory.lines.text(statement_line)[: target.col_offset]
+    if indentation.strip():
+        raise NotConverted("the Sequential call is not a statement of its own")
+    class_name = _class_name(context, target.id)
+    lines = _cell_class(class_name, indentation, "x", layers, "x", images)
+    lines.append(f"{indentation}{target.id} = {class_name}()")
+    _, _, end_line, end_column = context.factory.span(call)
+    return TextEdit(statement_line, 1, end_line, end_column, "\n".join(lines))
+
+
+_FLAGS = (
+    Example("mindspore", """
+        import tensorflow as tf
+        from tensorflow.keras import layers
+
+        def build_model(num_classes):
+            inputs = tf.keras.Input(shape=(28, 28, 1))  # expect: MS255
+            x = layers.Conv2D(8, 3, activation="relu")(inputs)
+            x = layers.Flatten()(x)
+            outputs = layers.Dense(num_classes)(x)
+            return tf.keras.Model(inputs, outputs)
+
+        model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), layers.Dense(2)])  # expect: MS255
+        """, codes=("MS255",)),
+)
+_LEAVES_ALONE = (
+    Example("mindspore", """
+        import tensorflow as tf
+
+        model = tf.keras.Model()
+        layers_used = [tf.keras.layers.Dense(2)]
+        """, codes=("MS255",)),
+)
+
+RULE = Rule(
+    name="keras_model",
+    matchers={FUNCTIONAL: Matcher(FUNCTION_DEFINITION, on_function), SEQUENTIAL: Matcher(ASSIGNMENT, on_assignment)},
+    flags=_FLAGS,
+    leaves_alone=_LEAVES_ALONE,
+)
