@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import Any
 
 # A size: a number known from the code, or a Python expression computing it when the program runs.
 Dim = int | str
@@ -52,9 +53,21 @@ def keras_name(qualified: str | None) -> str | None:
     return qualified.rsplit(".", 1)[-1]
 
 
+def keras_roots(context: Any, nodes: list[ast.AST]) -> tuple[str, ...]:
+    """The imported names (tf, keras, layers) the replaced code used: their imports may go when nothing else does."""
+    roots: list[str] = []
+    for node in nodes:
+        for inner in ast.walk(node):
+            if type(inner) is ast.Name and inner.id not in roots:
+                qualified = context.qualified_name(inner)
+                if qualified and qualified.split(".")[0] in ("tensorflow", "keras", "tf_keras"):
+                    roots.append(inner.id)
+    return tuple(roots)
+
+
 def literal_shape(node: ast.expr | None, source: str) -> tuple[Dim, ...]:
-    """The sizes of `shape=(32, 32, 3)`; a variable `input_shape` gives `input_shape[0]`, ... (its rank must then
-    be known from the layers, so a variable shape is read as rank 3 for images only by `input_rank`)."""
+    """The sizes of `shape=(32, 32, 3)`, each a number or the expression written for it (a shape held in a
+    variable is read by the caller, `keras_model._shape_of`)."""
     if isinstance(node, ast.Tuple | ast.List):
         dims: list[Dim] = []
         for element in node.elts:
@@ -66,10 +79,6 @@ def literal_shape(node: ast.expr | None, source: str) -> tuple[Dim, ...]:
                 dims.append(ast.unparse(element))
         return tuple(dims)
     raise NotConverted(f"the input shape `{source}` is not written as a tuple: give it as a tuple of sizes")
-
-
-def variable_shape(name: str, rank: int) -> tuple[Dim, ...]:
-    return tuple(f"{name}[{position}]" for position in range(rank))
 
 
 def _text(value: Dim) -> str:

@@ -19,7 +19,7 @@ import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, Example, Matcher, Rule, RuleContext
-from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Dim, NotConverted, convert, keras_name, literal_shape
+from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Dim, NotConverted, convert, keras_name, keras_roots, literal_shape
 
 FUNCTIONAL = "keras-functional-model"
 SEQUENTIAL = "keras-sequential-model"
@@ -100,18 +100,6 @@ def _layers_of(context: RuleContext, steps: list[tuple[str, ast.Call, str, str]]
     return layers
 
 
-def _keras_roots(context: RuleContext, nodes: list[ast.AST]) -> tuple[str, ...]:
-    """The imported names (tf, keras, layers) the replaced code used: their imports may go when nothing else does."""
-    roots: list[str] = []
-    for node in nodes:
-        for inner in ast.walk(node):
-            if type(inner) is ast.Name and inner.id not in roots:
-                qualified = context.qualified_name(inner)
-                if qualified and qualified.split(".")[0] in ("tensorflow", "keras", "tf_keras"):
-                    roots.append(inner.id)
-    return tuple(roots)
-
-
 def _report(context: RuleContext, pattern: str, node: ast.AST, edits: list[TextEdit] | None, reason: str | None, roots: tuple[str, ...]) -> None:
     entries = context.view.patterns.get(pattern)
     if not entries:
@@ -156,7 +144,7 @@ def on_function(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionD
         edits = _functional_edits(context, node, start, end, input_name)
     except NotConverted as error:
         reason = str(error)
-    _report(context, FUNCTIONAL, first, edits, reason, _keras_roots(context, [*body[start:end + 1], *([node.returns] if node.returns else [])]))
+    _report(context, FUNCTIONAL, first, edits, reason, keras_roots(context, [*body[start:end + 1], *([node.returns] if node.returns else [])]))
 
 
 def _is_input(context: RuleContext, statement: ast.stmt) -> bool:
@@ -228,7 +216,7 @@ def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr
         edits = [_sequential_edit(context, target, value)]
     except NotConverted as error:
         reason = str(error)
-    _report(context, SEQUENTIAL, target, edits, reason, _keras_roots(context, [value]))
+    _report(context, SEQUENTIAL, target, edits, reason, keras_roots(context, [value]))
 
 
 def _sequential_edit(context: RuleContext, target: ast.Name, call: ast.Call) -> TextEdit:

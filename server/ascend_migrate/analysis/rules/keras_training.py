@@ -22,7 +22,7 @@ import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import CALL, Example, Matcher, Rule, RuleContext
-from ascend_migrate.analysis.rules.keras_layers import keras_name
+from ascend_migrate.analysis.rules.keras_layers import keras_name, keras_roots
 
 COMPILE = "keras-compile"
 FIT = "keras-fit"
@@ -322,6 +322,8 @@ def _replace(context: RuleContext, node: ast.Call, text: str) -> TextEdit:
 
 def _report(context: RuleContext, pattern: str, node: ast.Call, edit: TextEdit | None, reason: str | None, title: str,
             imports: tuple[str, ...] = ("import mindspore",)) -> None:
+    """The finding of `pattern` on `node`, with the fix `edit` (its imports added, and those of the Keras names the
+    replaced call used removed when nothing else uses them), or with `reason` for having none."""
     entries = context.view.patterns.get(pattern)
     if not entries:
         return
@@ -330,7 +332,8 @@ def _report(context: RuleContext, pattern: str, node: ast.Call, edit: TextEdit |
     if finding is None:
         return
     if edit is not None:
-        finding = dataclasses.replace(finding, fix=Fix(title=title, safe=False, edits=(edit,), add_imports=imports))
+        finding = dataclasses.replace(finding, fix=Fix(title=title, safe=False, edits=(edit,), add_imports=imports,
+                                                         remove_imports=keras_roots(context, [node])))
     elif reason is not None:
         finding = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
     context.add(finding)
