@@ -8,6 +8,9 @@
 # numpy(), the reason those MS105 rows are not reported). Measured: 14 min 45 s for the 36 tests of tests/execution
 # (each a fix and a few training steps; with test_manual_sgd.py, 13 s, and test_data_pipeline.py, 44 s) on 2 cores
 # shared with 8 agents' work; expect less on an idle machine.
+# tests/execution/test_tensorflow_route.py (issue 21: the tf_* corpus programs fixed from TensorFlow/Keras, TensorFlow
+# not installed here) is among them: 18 tests (6 programs x 2 eras + 6 re-scans), 7 min 50 s to 10 min 38 s wall and
+# about 2 min of CPU on the same shared cores (load average about 13).
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"

@@ -50,6 +50,7 @@ class Program:
 PROGRAMS = [
     Program("tf_keras_classifier", "keras_classifier.py"),
     Program("tf_mnist_convnet", "mnist_convnet.py"),
+    Program("tf_subclassed_layers", "subclassing.py"),
     Program("tf_text_transformer", "text_classification_with_transformer.py", Stop(
         "import keras",
         "the Transformer block is a subclassed Keras layer around MultiHeadAttention, LayerNormalization and "

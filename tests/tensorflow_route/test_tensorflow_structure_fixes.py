@@ -138,3 +138,39 @@ def test_compile_and_fit_of_other_libraries_are_left_alone(scan):
         LinearRegression().fit(x, y)
     """).findings
     assert [finding for finding in findings if finding.code in ("MS255", "MS256")] == []
+
+
+def test_a_layer_subclass_becomes_a_cell_with_its_weights_and_training_flag(scan):
+    fixed = _fixed(scan, """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        class Scale(keras.layers.Layer):
+            def __init__(self, size, **kwargs):
+                super(Scale, self).__init__(**kwargs)
+                self.scale = self.add_weight(shape=(size,), initializer="ones", trainable=False)
+
+            def call(self, inputs, training=None):
+                return inputs * self.scale if training else inputs
+    """)
+    assert "class Scale(mindspore.nn.Cell):" in fixed
+    assert "        super().__init__()\n" in fixed
+    assert ("self.scale = mindspore.Parameter(mindspore.common.initializer.initializer('ones', (size,), mindspore.float32), "
+            "requires_grad=False)") in fixed
+    assert "    def construct(self, inputs):\n        return inputs * self.scale if self.training else inputs" in fixed
+
+
+def test_a_layer_with_build_keeps_its_finding_and_says_why(scan):
+    findings = scan("""
+        from tensorflow import keras
+
+        class Lazy(keras.layers.Layer):
+            def build(self, input_shape):
+                self.w = self.add_weight(shape=(input_shape[-1], 4))
+
+            def call(self, inputs):
+                return inputs @ self.w
+    """).findings
+    (finding,) = [finding for finding in findings if finding.code == "MS201" and finding.line == 4]  # the base's
+    assert finding.fix is None
+    assert "build()" in finding.message

@@ -99,6 +99,12 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
         entry["fix"] = "safe" if safe else "unsafe"
         corrected = correction is not None and not correction.since
         notes.append(f"The doc: {difference_text(row)}" if corrected else difference_text(row))
+        # A target that needs an argument the TensorFlow call never gives (BatchNorm2d's num_features, an optimizer's
+        # params) cannot be reached by a rename: the renamed call raises a TypeError (issue 21), so no fix.
+        required = [item["target"] for item in parameter_list if item.get("change") == "added" and item.get("target_default") == "(required)"]
+        if required:
+            entry["fix"] = "none"
+            notes.insert(0, f"No fix: {row.mindspore_api} needs {', '.join(required)}, which the TensorFlow call does not give.")
         if shared_with and parameter_list:
             notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
     if row.source_doc_version != "TensorFlow 2.6":

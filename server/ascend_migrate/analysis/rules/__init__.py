@@ -5,7 +5,7 @@ adding a rule is a module and a line here. names (qualified references), methods
 receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
-properties pitfalls), training_step (the MindSpore route's training step), device_choice (the device chosen once), keras_model
+properties pitfalls), training_step (the MindSpore route's training step), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
 (Keras functional/Sequential models as Cells), keras_training (Keras compile/fit as mindspore.train.Model).
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from ascend_migrate.analysis.rules import (
     device_choice,
     imports,
+    keras_layer_class,
     keras_model,
     keras_training,
     methods,
@@ -36,6 +37,7 @@ RULES: tuple[Rule, ...] = (
     patterns.RULE,
     shapes.RULE,
     pitfalls.RULE,
+    keras_layer_class.RULE,
     keras_model.RULE,
     keras_training.RULE,
 )
