@@ -96,15 +96,16 @@ def _edits(context: RuleContext, node: ast.ClassDef, base: ast.expr) -> list[Tex
         for inner in ast.walk(method):
             if type(inner) is ast.Call and _is_self_method(inner, "add_weight"):
                 if method.name != "__init__":
-                    raise _Refused(f"line {inner.lineno}: add_weight() outside __init__ (MindSpore builds nothing lazily)")
+                    raise _Refused(f"line {context.factory.span(inner)[0]}: add_weight() outside __init__ (MindSpore builds nothing lazily)")
                 line, column, end_line, end_column = factory.span(inner)
-                edits.append(TextEdit(line, column, end_line, end_column, _parameter(inner)))
+                edits.append(TextEdit(line, column, end_line, end_column, _parameter(inner, line)))
     return edits
 
 
 def _call_edits(context: RuleContext, call: ast.FunctionDef) -> list[TextEdit]:
     lines = context.factory.lines
-    header = lines.text(call.lineno)
+    header_line = context.factory.span(call)[0]  # the def line (decorators refused below)
+    header = lines.text(header_line)
     if call.decorator_list or call.body[0].lineno == call.lineno or not header.split("#")[0].rstrip().endswith(":"):
         raise _Refused("call()'s header is not one plain line: rename it to construct by hand")
     arguments = call.args
@@ -120,12 +121,12 @@ def _call_edits(context: RuleContext, call: ast.FunctionDef) -> list[TextEdit]:
                               kw_defaults=[d for _, d in keyword_only], kwarg=None, defaults=new_defaults)
     returns = f" -> {ast.unparse(call.returns)}" if call.returns is not None else ""
     indentation = header[: len(header) - len(header.lstrip())]
-    edits = [TextEdit(call.lineno, 1, call.lineno, len(header) + 1, f"{indentation}def construct({ast.unparse(signature)}){returns}:")]
+    edits = [TextEdit(header_line, 1, header_line, len(header) + 1, f"{indentation}def construct({ast.unparse(signature)}){returns}:")]
     if training:
         for inner in ast.walk(call):
             if type(inner) is ast.Name and inner.id == "training":
                 if type(inner.ctx) is not ast.Load:
-                    raise _Refused(f"line {inner.lineno}: call() assigns `training`")
+                    raise _Refused(f"line {context.factory.span(inner)[0]}: call() assigns `training`")
                 line, column, end_line, end_column = context.factory.span(inner)
                 edits.append(TextEdit(line, column, end_line, end_column, "self.training"))
     return edits
@@ -142,18 +143,18 @@ def _is_self_method(call: ast.Call, name: str) -> bool:
     return type(func) is ast.Attribute and func.attr == name and type(func.value) is ast.Name and func.value.id == "self"
 
 
-def _parameter(call: ast.Call) -> str:
+def _parameter(call: ast.Call, line: int) -> str:
     if call.args:
-        raise _Refused(f"line {call.lineno}: add_weight() with positional arguments (their order differs between Keras 2 and 3)")
+        raise _Refused(f"line {line}: add_weight() with positional arguments (their order differs between Keras 2 and 3)")
     given = {keyword.arg: keyword.value for keyword in call.keywords}
     unknown = sorted(str(name) for name in set(given) - {"shape", "initializer", "trainable", "name"})
     if unknown:
-        raise _Refused(f"line {call.lineno}: add_weight argument {', '.join(unknown)} has no counterpart this fix writes")
+        raise _Refused(f"line {line}: add_weight argument {', '.join(unknown)} has no counterpart this fix writes")
     if "shape" not in given:
-        raise _Refused(f"line {call.lineno}: add_weight() without a shape")
+        raise _Refused(f"line {line}: add_weight() without a shape")
     initializer = given.get("initializer", ast.Constant(_DEFAULT_INITIALIZER))
     if not (isinstance(initializer, ast.Constant) and initializer.value in _INITIALIZERS):
-        raise _Refused(f"line {call.lineno}: initializer {ast.unparse(initializer)} is not one this fix converts")
+        raise _Refused(f"line {line}: initializer {ast.unparse(initializer)} is not one this fix converts")
     created = f"{_INITIALIZER}initializer({_INITIALIZERS[initializer.value]}, {ast.unparse(given['shape'])}, mindspore.float32)"
     options = f", requires_grad={ast.unparse(given['trainable'])}" if "trainable" in given else ""
     return f"mindspore.Parameter({created}{options})"

@@ -41,6 +41,10 @@ def _keras(context: RuleContext, node: ast.expr) -> str | None:
 
 
 def _input_shape(call: ast.Call) -> tuple[ast.expr | None, str]:
+    """The `shape` of `keras.Input(...)` (node and text); an input of another dtype is not rewritten (the Cell
+    converts its input to float32, keras.Input's default)."""
+    if any(keyword.arg not in ("shape", "name", "batch_size") for keyword in call.keywords) or len(call.args) > 1:
+        raise NotConverted("keras.Input has arguments other than shape (a dtype, sparse, a tensor): write the input handling by hand")
     node = next((keyword.value for keyword in call.keywords if keyword.arg == "shape"), call.args[0] if call.args else None)
     return node, ast.unparse(node) if node is not None else ""
 
@@ -74,10 +78,10 @@ def _cell_class(name: str, indentation: str, input_name: str, layers: list[_Laye
     inner, body = indentation + INDENT, indentation + 2 * INDENT
     lines = [f"{indentation}class {name}(mindspore.nn.Cell):", f"{inner}def __init__(self):", f"{body}super().__init__()"]
     lines += [f"{body}self.{layer.attribute} = {layer.cell}" for layer in layers]
-    lines += ["", f"{inner}def construct(self, {input_name}):"]
+    lines += ["", f"{inner}def construct(self, {input_name}):",
+              f"{body}{input_name} = mindspore.Tensor({input_name}, mindspore.float32)  # float32 as Keras' Input; NumPy arrays taken too"]
     if images:
-        lines.append(f"{body}{input_name} = mindspore.ops.transpose(mindspore.Tensor({input_name}), {_TO_NCHW})  "
-                     "# a Cell takes Tensors in NCHW; Keras took arrays in NHWC (channels_last)")
+        lines.append(f"{body}{input_name} = mindspore.ops.transpose({input_name}, {_TO_NCHW})  # NHWC (Keras' channels_last) to NCHW")
     lines += [f"{body}{layer.target} = self.{layer.attribute}({layer.source})" for layer in layers]
     lines.append(f"{body}return {output}")
     return lines
@@ -90,11 +94,11 @@ def _layers_of(context: RuleContext, steps: list[tuple[str, ast.Call, str, str]]
     layers = []
     for name, call, target, source in steps:
         if source not in shapes:
-            raise NotConverted(f"line {call.lineno}: `{source}` is not an output of the layers before")
+            raise NotConverted(f"line {_line(context, call)}: `{source}` is not an output of the layers before")
         try:
             converted = convert(name, call, shapes[source], images)
         except NotConverted as error:
-            raise NotConverted(f"line {call.lineno}, layers.{name}: {error}") from None
+            raise NotConverted(f"line {_line(context, call)}, layers.{name}: {error}") from None
         shapes[target] = converted.shape
         layers.append(_Layer(_attribute(name, used), converted.cell, target, source))
     return layers
@@ -122,7 +126,12 @@ def _report(context: RuleContext, pattern: str, node: ast.AST, edits: list[TextE
 def _whole_lines(context: RuleContext, first: ast.stmt, last: ast.stmt, text: str) -> TextEdit:
     """An edit replacing the statements' whole lines (their indentation included)."""
     _, _, end_line, end_column = context.factory.span(last)
-    return TextEdit(first.lineno, 1, end_line, end_column, text)
+    return TextEdit(_line(context, first), 1, end_line, end_column, text)
+
+
+def _line(context: RuleContext, node: ast.AST) -> int:
+    """The node's line in the file (a large module's pieces number their lines from 1)."""
+    return context.factory.span(node)[0]  # type: ignore[arg-type]
 
 
 # --- functional: inputs = keras.Input(...); x = Layer(...)(x) ...; return keras.Model(inputs, outputs) ---------
@@ -166,7 +175,7 @@ def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.Asyn
     for statement in body[start + 1:end]:
         step = _layer_step(context, statement)
         if step is None:
-            raise NotConverted(f"line {statement.lineno} is not `variable = layers.Layer(...)(variable)`: write the model as a Cell by hand")
+            raise NotConverted(f"line {_line(context, statement)} is not `variable = layers.Layer(...)(variable)`: write the model as a Cell by hand")
         steps.append(step)
     model = _model_call(context, body[end])
     assert model is not None
@@ -178,7 +187,8 @@ def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.Asyn
     layers = _layers_of(context, steps, _shape_of(shape_node, shape_text, images), images)
     if outputs.id not in {layer.target for layer in layers}:
         raise NotConverted(f"`{outputs.id}` is not made by the layers")
-    indentation = " " * body[start].col_offset
+    first_line, first_column, _, _ = context.factory.span(body[start])
+    indentation = context.factory.lines.text(first_line)[: first_column - 1]
     class_name = _class_name(context, function.name)
     lines = _cell_class(class_name, indentation, input_name, layers, outputs.id, images)
     last = body[end]
@@ -242,8 +252,8 @@ def _sequential_edit(context: RuleContext, target: ast.Name, call: ast.Call) -> 
     images = any(name in IMAGE_LAYERS for name in names)
     steps = [(name, each, "x", "x") for name, each in zip(names, calls, strict=True) if name is not None]
     layers = _layers_of(context, steps, _shape_of(shape_node, shape_text, images), images)
-    statement_line = target.lineno
-    indentation = context.factory.lines.text(statement_line)[: target.col_offset]
+    statement_line, column, _, _ = context.factory.span(target)
+    indentation = context.factory.lines.text(statement_line)[: column - 1]
     if indentation.strip():
         raise NotConverted("the Sequential call is not a statement of its own")
     class_name = _class_name(context, target.id)

@@ -36,8 +36,11 @@ TRAINER_SUFFIX = "_trainer"
 _OPTIMIZERS = {
     "Adam": ("Adam", (("learning_rate", "0.001"), ("eps", "1e-07")), {"learning_rate": "learning_rate", "beta_1": "beta1", "beta_2": "beta2", "epsilon": "eps"}),
     "SGD": ("SGD", (("learning_rate", "0.01"),), {"learning_rate": "learning_rate", "momentum": "momentum", "nesterov": "nesterov"}),
+    # MindSpore adds epsilon under the square root, Keras after it: the same for the usual tiny epsilon.
+    "RMSprop": ("RMSProp", (("learning_rate", "0.001"), ("decay", "0.9"), ("epsilon", "1e-07")),
+                {"learning_rate": "learning_rate", "rho": "decay", "momentum": "momentum", "epsilon": "epsilon", "centered": "centered"}),
 }
-_OPTIMIZER_STRINGS = {"adam": "Adam", "sgd": "SGD"}
+_OPTIMIZER_STRINGS = {"adam": "Adam", "sgd": "SGD", "rmsprop": "RMSprop"}
 # Keras loss (class with from_logits, or string) → the MindSpore loss Cell; None: no Cell computes it as Keras does.
 _LOSS_CLASSES = {
     ("SparseCategoricalCrossentropy", True): f'{NN}SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")',
@@ -61,7 +64,8 @@ _PROBABILITY_LOSS_CLASSES = {("CategoricalCrossentropy", False): "categorical_cr
                              ("SparseCategoricalCrossentropy", False): "sparse_categorical_crossentropy"}
 # Keras metric names → MindSpore metric classes. The trainer's metrics are a dict with the loss first, in the
 # order compile() named them, so evaluate() can give Keras' [loss, *metrics] list (a set's order is not fixed).
-_METRICS = {"accuracy": "Accuracy", "acc": "Accuracy", "mae": "MAE", "mse": "MSE"}
+_METRICS = {"accuracy": "Accuracy", "acc": "Accuracy", "sparse_categorical_accuracy": "Accuracy", "categorical_accuracy": "Accuracy",
+            "mae": "MAE", "mse": "MSE"}
 
 
 class _Refused(Exception):
@@ -74,8 +78,9 @@ def _statement_call(context: RuleContext, node: ast.Call) -> str | None:
     if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
         return None
     lines = context.factory.lines
-    before = lines.text(node.lineno)[: node.col_offset]
-    after = lines.text(node.end_lineno or node.lineno)[node.end_col_offset or 0:]
+    line, column, end_line, end_column = context.factory.span(node)  # the file's lines and character columns
+    before = lines.text(line)[: column - 1]
+    after = lines.text(end_line)[end_column - 1:]
     if before.strip() or after.split("#")[0].strip():
         return None
     return func.value.id
@@ -105,7 +110,7 @@ def _optimizer(context: RuleContext, node: ast.expr, model: str) -> str:
     else:
         raise _Refused(f"the optimizer `{ast.unparse(node)}` is not written at the call")
     if name not in _OPTIMIZERS:
-        raise _Refused(f"optimizer {ast.unparse(node)} is not one this fix converts (Adam, SGD)")
+        raise _Refused(f"optimizer {ast.unparse(node)} is not one this fix converts (Adam, SGD, RMSprop)")
     target, defaults, renames = _OPTIMIZERS[name]
     unknown = sorted(set(given) - set(renames))
     if unknown:
@@ -191,7 +196,8 @@ def on_compile(context: RuleContext, node: ast.Call) -> None:
         loss, probability_loss = _loss(context, arguments["loss"])
         metrics = _metrics(arguments.get("metrics"))
         before: list[str] = []
-        indentation = context.factory.lines.text(node.lineno)[: node.col_offset]
+        line, column, _, _ = context.factory.span(node)
+        indentation = context.factory.lines.text(line)[: column - 1]
         if probability_loss is not None:
             class_name, before = _probability_loss_class(context, probability_loss, indentation)
             loss = f"{class_name}()"
@@ -214,10 +220,8 @@ def on_fit(context: RuleContext, node: ast.Call) -> None:
         arguments = _arguments(node, ("x", "y", "batch_size", "epochs"))
     except _Refused:
         return
-    if "x" not in arguments or "y" not in arguments:
-        return  # not Keras' fit(x, y, ...) (scikit-learn's fit(X, y) has no epochs; a dataset fit needs its own port)
-    if "epochs" not in arguments and "batch_size" not in arguments:
-        return
+    if "x" not in arguments or ("epochs" not in arguments and "batch_size" not in arguments):
+        return  # not Keras' fit (scikit-learn's fit(X, y) has no epochs)
     edit: TextEdit | None = None
     reason: str | None = None
     try:
@@ -227,19 +231,28 @@ def on_fit(context: RuleContext, node: ast.Call) -> None:
         if not statement:
             raise _Refused("fit's result (Keras' History) has no counterpart: mindspore.train callbacks such as "
                            "LossMonitor report the losses")
-        x, y = ast.unparse(arguments["x"]), ast.unparse(arguments["y"])
-        if "validation_split" in arguments:
-            # Keras holds out the last fraction of the arrays for validation: train on the rest, as it did.
-            kept = f"int(len({x}) * (1 - {ast.unparse(arguments['validation_split'])}))"
-            x, y = f"{x}[:{kept}]", f"{y}[:{kept}]"
-        shuffle = ast.unparse(arguments["shuffle"]) if "shuffle" in arguments else "True"
         epochs = ast.unparse(arguments["epochs"]) if "epochs" in arguments else "1"
-        batch = ast.unparse(arguments["batch_size"]) if "batch_size" in arguments else "32"
-        dataset = f'mindspore.dataset.NumpySlicesDataset(({x}, {y}), column_names=["data", "label"], shuffle={shuffle}).batch({batch})'
-        edit = _replace(context, node, f"{model}{TRAINER_SUFFIX}.fit({epochs}, {dataset})")
+        edit = _replace(context, node, f"{model}{TRAINER_SUFFIX}.fit({epochs}, {_fit_dataset(arguments)})")
     except _Refused as error:
         reason = str(error)
     _report(context, FIT, node, edit, reason, "Train with mindspore.train.Model.fit(epochs, dataset)")
+
+
+def _fit_dataset(arguments: dict[str, ast.expr]) -> str:
+    """The dataset fit() trains on: Keras' fit(dataset) takes a batched pipeline (a tf.data one, rewritten by MS257);
+    fit(x, y, batch_size, shuffle, validation_split) takes arrays, which become a NumpySlicesDataset."""
+    if "y" not in arguments:
+        if set(arguments) - {"x", "epochs", "verbose"}:
+            raise _Refused("fit(dataset, ...) with arguments other than epochs")
+        return ast.unparse(arguments["x"])
+    x, y = ast.unparse(arguments["x"]), ast.unparse(arguments["y"])
+    if "validation_split" in arguments:
+        # Keras holds out the last fraction of the arrays for validation: train on the rest, as it did.
+        kept = f"int(len({x}) * (1 - {ast.unparse(arguments['validation_split'])}))"
+        x, y = f"{x}[:{kept}]", f"{y}[:{kept}]"
+    shuffle = ast.unparse(arguments["shuffle"]) if "shuffle" in arguments else "True"
+    batch = ast.unparse(arguments["batch_size"]) if "batch_size" in arguments else "32"
+    return f'mindspore.dataset.NumpySlicesDataset(({x}, {y}), column_names=["data", "label"], shuffle={shuffle}).batch({batch})'
 
 
 def on_evaluate(context: RuleContext, node: ast.Call) -> None:
@@ -250,9 +263,10 @@ def on_evaluate(context: RuleContext, node: ast.Call) -> None:
         return
     model = func.value.id
     lines = context.factory.lines
-    line = lines.text(node.lineno)
-    statement = line[: node.col_offset].strip()
-    after = lines.text(node.end_lineno or node.lineno)[node.end_col_offset or 0:].split("#")[0].strip()
+    first, column, last, end_column = context.factory.span(node)
+    line = lines.text(first)
+    statement = line[: column - 1].strip()
+    after = lines.text(last)[end_column - 1:].split("#")[0].strip()
     target = statement[:-1].strip() if statement.endswith("=") and not statement.endswith(("==", "!=", "<=", ">=")) else None
     if after or (statement and (target is None or not target.isidentifier())):
         return  # not a statement of its own, nor `name = model.evaluate(...)`
@@ -260,7 +274,7 @@ def on_evaluate(context: RuleContext, node: ast.Call) -> None:
         arguments = _arguments(node, ("x", "y", "batch_size"))
     except _Refused:
         return
-    if "x" not in arguments or "y" not in arguments:
+    if "x" not in arguments:
         return
     edit: TextEdit | None = None
     reason: str | None = None
@@ -268,9 +282,14 @@ def on_evaluate(context: RuleContext, node: ast.Call) -> None:
         unknown = sorted(set(arguments) - {"x", "y", "batch_size", "verbose"})
         if unknown:
             raise _Refused(f"evaluate argument {', '.join(unknown)} has no counterpart this fix writes")
-        batch = ast.unparse(arguments["batch_size"]) if "batch_size" in arguments else "32"
-        dataset = (f'mindspore.dataset.NumpySlicesDataset(({ast.unparse(arguments["x"])}, {ast.unparse(arguments["y"])}), '
-                   f'column_names=["data", "label"], shuffle=False).batch({batch})')
+        if "y" not in arguments:
+            if "batch_size" in arguments:
+                raise _Refused("evaluate(dataset, batch_size=...): a dataset is batched already")
+            dataset = ast.unparse(arguments["x"])  # Keras' evaluate(dataset): a tf.data pipeline, rewritten by MS257
+        else:
+            batch = ast.unparse(arguments["batch_size"]) if "batch_size" in arguments else "32"
+            dataset = (f'mindspore.dataset.NumpySlicesDataset(({ast.unparse(arguments["x"])}, {ast.unparse(arguments["y"])}), '
+                       f'column_names=["data", "label"], shuffle=False).batch({batch})')
         evaluated = f"{model}{TRAINER_SUFFIX}.eval({dataset})"
         indentation = line[: len(line) - len(line.lstrip())]
         if target is None:
