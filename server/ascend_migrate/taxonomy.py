@@ -88,6 +88,7 @@ _CODE_TABLE = (
     CodeInfo("MS214", "ms-structure", "tensor-size-call", "x.size(d) becomes x.shape[d]: a MindSpore tensor's size is its element count."),
     CodeInfo("MS255", "ms-structure", "keras-model-to-cell", "A functional or Sequential Keras model becomes an nn.Cell whose layers get their input sizes."),
     CodeInfo("MS256", "ms-structure", "keras-compile-fit", "model.compile()/fit() become mindspore.train.Model(...) and its fit() on a mindspore.dataset."),
+    CodeInfo("MS257", "ms-structure", "tf-data-pipeline", "A tf.data pipeline from arrays becomes a mindspore.dataset NumpySlicesDataset."),
     CodeInfo("NPU101", "npu-rename", "cuda-api-rename", "A torch.cuda API with a torch_npu counterpart."),
     CodeInfo("NPU102", "npu-rename", "cuda-device-string", "A 'cuda' device string or device type; use 'npu'."),
     CodeInfo("NPU103", "npu-rename", "nccl-backend", "The 'nccl' distributed backend; use 'hccl'."),

@@ -51,6 +51,7 @@ PROGRAMS = [
     Program("tf_keras_classifier", "keras_classifier.py"),
     Program("tf_mnist_convnet", "mnist_convnet.py"),
     Program("tf_subclassed_layers", "subclassing.py"),
+    Program("tf_numpy_dataset", "numpy_dataset.py"),
     Program("tf_text_transformer", "text_classification_with_transformer.py", Stop(
         "import keras",
         "the Transformer block is a subclassed Keras layer around MultiHeadAttention, LayerNormalization and "
@@ -58,7 +59,7 @@ PROGRAMS = [
     Program("tf_quickstart_advanced", "quickstart_advanced.py", Stop(
         "import tensorflow as tf",
         "the subclassed model's layers have no input sizes in the code (Conv2D, Dense), and GradientTape, "
-        "tf.function, tf.data and the Keras metrics have no fix, so TensorFlow stays imported")),
+        "tf.function and the Keras metrics have no fix, so TensorFlow stays imported")),
 ]
 
 

@@ -174,3 +174,16 @@ def test_a_layer_with_build_keeps_its_finding_and_says_why(scan):
     (finding,) = [finding for finding in findings if finding.code == "MS201" and finding.line == 4]  # the base's
     assert finding.fix is None
     assert "build()" in finding.message
+
+
+def test_a_tf_data_pair_becomes_a_numpy_slices_dataset_and_a_variable_is_left_with_its_reason(scan):
+    source = """
+        import tensorflow as tf
+        train = tf.data.Dataset.from_tensor_slices((images, labels)).shuffle(100).batch(32)
+        other = tf.data.Dataset.from_tensor_slices(pairs)
+    """
+    fixed = _fixed(scan, source)
+    assert ('train = mindspore.dataset.NumpySlicesDataset((images, labels), column_names=["data", "label"], shuffle=False)'
+            ".shuffle(100).batch(32)") in fixed
+    (left,) = [finding for finding in scan(source).findings if finding.code == "MS257" and finding.fix is None]
+    assert left.line == 4 and "(inputs, labels) pair" in left.message

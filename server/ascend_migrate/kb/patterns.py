@@ -44,4 +44,6 @@ PATTERN_NAMES = frozenset({
     "keras-summary",
     "keras-evaluate",
     "keras-to-categorical",
+    # analysis/rules/tf_data.py
+    "tf-data-from-tensor-slices",
 })
