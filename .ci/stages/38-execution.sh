@@ -9,7 +9,7 @@
 # (each a fix and a few training steps; with test_manual_sgd.py, 13 s, and test_data_pipeline.py, 44 s) on 2 cores
 # shared with 8 agents' work; expect less on an idle machine.
 # tests/execution/test_tensorflow_route.py (issue 21: the tf_* corpus programs fixed from TensorFlow/Keras, TensorFlow
-# not installed here) is among them: 18 tests (6 programs x 2 eras + 6 re-scans), 7 min 50 s to 10 min 38 s wall and
+# not installed here) adds 18 tests (6 programs x 2 eras + 6 re-scans): 7 min 50 s to 10 min 38 s wall and
 # about 2 min of CPU on the same shared cores (load average about 13).
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
