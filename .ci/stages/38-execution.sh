@@ -11,6 +11,8 @@
 # tests/execution/test_tensorflow_route.py (issue 21: the tf_* corpus programs fixed from TensorFlow/Keras, TensorFlow
 # not installed here) adds 18 tests (6 programs x 2 eras + 6 re-scans): 7 min 50 s to 10 min 38 s wall and
 # about 2 min of CPU on the same shared cores (load average about 13).
+# test_mindspore_route.py alone: 9 min 08 s (its mint era now runs under tests/execution/mint_on_cpu.py,
+# past model construction).
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"

@@ -86,6 +86,8 @@ _CODE_TABLE = (
     CodeInfo("MS209", "ms-structure", "autograd-context", "Gradient recording is functional in MindSpore (no_grad, autograd.grad, ...)."),
     CodeInfo("MS213", "ms-structure", "cell-parameters", "parameters()/named_parameters() become get_parameters()/parameters_and_names()."),
     CodeInfo("MS214", "ms-structure", "tensor-size-call", "x.size(d) becomes x.shape[d]: a MindSpore tensor's size is its element count."),
+    CodeInfo("MS221", "ms-structure", "cell-dtype-cast", "model.double()/float()/half() become Cell.to(dtype): a Cell has no cast methods."),
+    CodeInfo("MS222", "ms-structure", "embedding-table", "An ops/nn-era Embedding's weight is its embedding_table."),
     CodeInfo("MS255", "ms-structure", "keras-model-to-cell", "A functional or Sequential Keras model becomes an nn.Cell whose layers get their input sizes."),
     CodeInfo("MS256", "ms-structure", "keras-compile-fit", "model.compile()/fit() become mindspore.train.Model(...) and its fit() on a mindspore.dataset."),
     CodeInfo("MS257", "ms-structure", "tf-data-pipeline", "A tf.data pipeline from arrays becomes a mindspore.dataset NumpySlicesDataset."),

@@ -2,11 +2,15 @@
 mindspore` and then run with the real mindspore on CPU (issue 17).
 
 Two eras: the default (2.10, `mint` layers) and `--mindspore-version 2.4` (ops/nn layers). The ops/nn era must
-run the program to its end. In the mint era some layers have no CPU kernel in mindspore 2.10 (Conv2d,
-BatchNorm, cross_entropy, the random fills), so a run may stop there, and only there: any other error is a
-broken rewrite. A program that does not run yet is an `xfail(strict=True)` naming where it stops, so it
-fails the day it starts to run (then the mark goes). Needs mindspore 2.10 in this interpreter (CI stage
-38-execution); skips cleanly without it.
+run the program to its end. The mint era runs under mint_on_cpu.py (the random fills of parameter
+initialisation and mint.randn/rand/randint have no CPU kernel in mindspore 2.10: the runner draws them on the
+host), and some layers have no CPU kernel either (Conv2d, BatchNorm, cross_entropy), so a run may stop there,
+and only there: any other error is a broken rewrite, and only after the program's models were built (`builds`:
+the mint-era result must import and construct in every program). A program that does not run yet is an `xfail(strict=True)` naming where it stops,
+so it fails the day it starts to run (then the mark goes). A program whose fixed version must stop at a line
+that is advice only (`advice`: no MindSpore counterpart exists) is checked to stop exactly there, with the
+finding on that line saying why. Needs mindspore 2.10 in this interpreter (CI stage 38-execution); skips
+cleanly without it.
 """
 
 from __future__ import annotations
@@ -31,43 +35,58 @@ RUN_SECONDS = 600  # a program runs a few steps in seconds; mindspore's start-up
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, reason="needs mindspore 2.10 (CI stage 38-execution)")
 
 # What a mint-era run may stop at: mindspore 2.10 has no CPU kernel for the op (never a broken rewrite).
-MISSING_CPU_KERNEL = re.compile(r"Create kernelmod for op \w+ failed|[Uu]nsupported op \[\w+\] on CPU|not support.* on CPU")
+MISSING_CPU_KERNEL = re.compile(r"Create kernelmod for op \w+ failed|The kernel \w+ unregistered|[Uu]nsupported op \[\w+\] on CPU|not support.* on CPU")
+# The mint era runs under this runner: parameters initialised on the host and mint.randn/rand/randint drawn with
+# NumPy, since mindspore 2.10's CPU build has no kernel for those random fills (every mint layer's initialisation).
+MINT_ON_CPU = Path(__file__).parent / "mint_on_cpu.py"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Where a fixed program must stop because the line has no MindSpore counterpart, and what its finding says."""
+    line: str  # the text of the script's line the run stops at (the outermost frame of the traceback)
+    code: str  # the finding a re-scan reports on that line
+    says: str  # words of that finding's message
 
 
 @dataclass(frozen=True)
 class Program:
     name: str  # its folder under corpus/
     script: str  # the file run
+    builds: str  # the text of the script's line that constructs the (last) model: a run must get past it
     arguments: tuple[str, ...] = ()
     plain: bool = True  # a plain model/training script: no torch import may be left
     stops: dict[str, str] | None = None  # era → where it stops today (xfail reason)
+    advice: Advice | None = None  # the run stops at an advice-only line (both eras)
 
 
 # Where each program stops today (the first error of its fixed version; docs/fixes.md lists why).
 PROGRAMS = [
-    Program("guide_resnet", "train.py"),
-    Program("mnist", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
+    Program("guide_resnet", "train.py", "model = ResNet()"),
+    Program("mnist", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
             stops={OPS_NN: "F.max_pool2d has no ops/nn-era row, so torch's runs on a MindSpore tensor; past it (by hand) the "
                            "first step trains through the **train_kwargs pipeline, then len(train_loader.dataset) fails: a "
                            "BatchDataset has no .dataset and train()'s loader parameter has no known type"}),
-    Program("mnist_rnn", "main.py", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
+    Program("mnist_rnn", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
             stops={OPS_NN: "the **kwargs pipeline feeds the LSTM, then mindspore.nn.Dropout2d refuses its 2-D input (torch's "
                            "Dropout2d takes it): a layer difference the knowledge base does not list"}),
-    Program("vae", "main.py", ("--epochs", "1", "--batch-size", "64"), stops={
+    Program("vae", "main.py", "model = VAE()", ("--epochs", "1", "--batch-size", "64"), stops={
         OPS_NN: "DataLoader(..., **kwargs) at module level with kwargs assigned in another top-level statement: its keys are "
                 "not known where the loader is built (values are followed within one statement at module level), reported"}),
-    Program("regression", "main.py", stops={
+    Program("regression", "main.py", "fc = ", stops={
         OPS_NN: "trains to the end (manual SGD step, smooth_l1_loss with torch's reduction), then poly_desc formats tensors "
                 "with '{:+.2f}': torch's 0-d Tensor.__format__ takes a format spec, mindspore 2.10's does not, and the "
                 "values reach poly_desc through parameters of unknown type, so no finding marks the line"}),
-    Program("super_resolution", "main.py", ("--upscale_factor", "2")),
-    Program("word_language_model", "train.py", stops={
-        OPS_NN: "nn.Embedding has no ops/nn-era fix (its table is `embedding_table`), so init_weights fills a torch Parameter"}),
-    Program("dcgan", "main.py", ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8", "--workers", "0", "--outf", "out"),
-            stops={OPS_NN: "nn.ReLU(True): mindspore.nn.ReLU takes no inplace argument (and the D step has two backward passes: advice)"}),
-    Program("time_sequence_prediction", "train.py", stops={
-        OPS_NN: "seq.double() has no Cell counterpart (to_float(mindspore.float64)); the LBFGS closure step is advice only",
-        MINT: "seq.double() has no Cell counterpart; the LBFGS closure step is advice only"}),
+    Program("super_resolution", "main.py", "model = Net(", ("--upscale_factor", "2")),
+    Program("word_language_model", "train.py", "model = RNNModel("),
+    Program("dcgan", "main.py", "netD = Discriminator(",
+            ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8", "--workers", "0", "--outf", "out"),
+            stops={OPS_NN: "weights_init picks layers by class name: m.weight of a BatchNorm2d is `gamma` in mindspore.nn, and m's "
+                           "type is not known there (after it: the G step reuses `fake` from the D step's forward function, advice)"}),
+    # mindspore 2.10 has no L-BFGS optimizer for networks: the fixed program builds and casts the model, then stops
+    # where the torch LBFGS is given the cell's parameters; the re-scan says so on that line.
+    Program("time_sequence_prediction", "train.py", "seq = Sequence()", plain=False,
+            advice=Advice("optimizer = optim.LBFGS(", "MS103", "no L-BFGS optimizer")),
 ]
 
 
@@ -122,16 +141,50 @@ def torch_imports(path: Path) -> list[str]:
 def test_fixed_program_runs_on_mindspore(program: Program, era: str, fixed) -> None:
     directory = fixed(program, era)
     environment = dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore")
-    run = subprocess.run([sys.executable, program.script, *program.arguments], cwd=directory, capture_output=True,
+    runner = [str(MINT_ON_CPU)] if era == MINT else []
+    run = subprocess.run([sys.executable, *runner, program.script, *program.arguments], cwd=directory, capture_output=True,
                          text=True, timeout=RUN_SECONDS, env=environment)
     tail = "\n".join((run.stdout + run.stderr).splitlines()[-25:])
+    script = (directory / program.script).read_text(encoding="utf-8").splitlines()
+    if program.advice is not None:
+        assert run.returncode != 0, f"{program.name} ({era}) ran past its advice-only line {program.advice.line!r}: drop the advice"
+        assert script[stopped_at(run.stderr, directory / program.script) - 1].strip().startswith(program.advice.line), tail
+        assert_reported(directory, era, program.script, line_of(script, program.advice.line), program.advice)
+        return
     if run.returncode != 0 and era == MINT:
-        assert MISSING_CPU_KERNEL.search(run.stderr), f"the mint-era result failed for another reason than a missing CPU kernel:\n{tail}"
-        pytest.skip(f"mint era: stops at a layer without a CPU kernel in mindspore 2.10 ({MISSING_CPU_KERNEL.search(run.stderr).group(0)})")
+        missing = MISSING_CPU_KERNEL.search(run.stderr)
+        assert missing, f"the mint-era result failed for another reason than a missing CPU kernel:\n{tail}"
+        stop = stopped_at(run.stderr, directory / program.script)
+        assert stop > line_of(script, program.builds), f"the mint-era result stopped before its model was built:\n{tail}"
+        pytest.skip(f"mint era: imports and builds the model, then stops at line {stop} at a layer without a CPU kernel "
+                    f"in mindspore 2.10 ({missing.group(0)})")
     assert run.returncode == 0, f"{program.name} ({era}) exited {run.returncode}:\n{tail}"
     if program.plain:
         for path in sorted(directory.glob("*.py")):
             assert torch_imports(path) == [], f"{path.name} still imports {torch_imports(path)}"
+
+
+def line_of(script: list[str], text: str) -> int:
+    """The number of the first line of `script` that starts with `text` (indentation aside)."""
+    numbers = [number for number, line in enumerate(script, 1) if line.strip().startswith(text)]
+    assert numbers, f"no line starts with {text!r}"
+    return numbers[0]
+
+
+def stopped_at(stderr: str, script: Path) -> int:
+    """The line of `script` the run was executing when it failed: the outermost traceback frame in that file
+    (the script's statement that called whatever raised)."""
+    frames = [int(number) for path, number in re.findall(r'File "([^"]+)", line (\d+)', stderr) if Path(path).name == script.name]
+    assert frames, f"no traceback frame in {script.name}:\n{stderr[-2000:]}"
+    return frames[0]
+
+
+def assert_reported(directory: Path, era: str, script: str, line: int, advice: Advice) -> None:
+    """A re-scan of the fixed program reports `advice.code` on `line`, and its message says why."""
+    result = _ascend_migrate("scan", "--target", "mindspore", "--mindspore-version", era, "--format", "json", ".", cwd=directory)
+    found = [finding for finding in json.loads(result.stdout)["findings"]
+             if Path(finding["path"]).name == script and finding["line"] == line and finding["code"] == advice.code]
+    assert found and advice.says in found[0]["message"], f"{script}:{line}: no {advice.code} saying {advice.says!r}: {found}"
 
 
 # Calls a MindSpore program never makes: a line of the fixed text still holding one must carry a finding

@@ -29,6 +29,9 @@ TENSOR_DATASETS = ("torch.utils.data.TensorDataset", "torch.utils.data.dataset.T
 # (`model.to(device)` on a Cell subclass, `loss.backward()` on a mint result: issue 17). A Cell counts as a
 # module, a MindSpore optimizer as an optimizer, a mindspore/mint/ops function's result as a tensor.
 _MINDSPORE_CELLS = ("mindspore.nn.", "mindspore.mint.nn.")
+# A MindSpore cell a fix wrote that still answers to the torch class's attribute entries: the fix of
+# `nn.init.uniform_(emb.weight, ...)` keeps `emb.weight`, which the next pass renames (MS222).
+_FIXED_FROM = {"mindspore.nn.Embedding": "torch.nn.Embedding"}
 _MINDSPORE_OPTIMIZERS = frozenset(
     "SGD Adam AdamW AdamWeightDecay Momentum RMSProp Adagrad Adadelta Adamax AdaMax Lamb LARS FTRL ProximalAdagrad "
     "ASGD Rprop LazyAdam Optimizer".split()
@@ -163,6 +166,8 @@ class TypeSystem:
         last = type_name.rsplit(".", 1)[-1]
         if type_name.startswith("mindspore.experimental.optim.") or (type_name.startswith("mindspore.nn.") and last in _MINDSPORE_OPTIMIZERS):
             return (type_name, OPTIMIZER)
+        if type_name in _FIXED_FROM:
+            return (type_name, _FIXED_FROM[type_name], MODULE)
         if type_name.startswith(_MINDSPORE_CELLS):
             return (type_name, MODULE)
         if _is_keras_layer(type_name):  # self in a subclass of Dense is a Keras layer: Layer's methods and hooks apply

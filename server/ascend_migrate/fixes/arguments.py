@@ -69,13 +69,17 @@ def rewrite_call(
     last_positional = positional - 1 if positional == len([arg for arg in args if arg.keyword is None]) else -1
 
     removed: set[int] = set()
-    for number, arg in enumerate(args):
+    # From the last argument back: once a trailing positional is dropped, the one before it is the last
+    # (`Dropout(0.2, True)` → `Dropout(keep_prob=0.8)`, never `Dropout(0.8)`, which ops/nn reads as keep_prob).
+    for number in reversed(range(len(args))):
+        arg = args[number]
         name = _parameter_name(arg, number, positional, positions)
         if name is None:
             continue
         is_keyword = arg.keyword is not None
         if name in drop and (is_keyword or number == last_positional):
             removed.add(number)
+            last_positional -= 0 if is_keyword else 1
         elif name in complement:
             value = complement_of(arg.value)
             if is_keyword or number == last_positional:

@@ -9,6 +9,7 @@ import re
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.size_arguments import ONE_SIZE_TARGETS
 from ascend_migrate.analysis.rules.structure_fixes import METHOD_BUILDERS
 from ascend_migrate.taxonomy import ROUTE_NPU
 
@@ -59,6 +60,8 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
     any other difference (a default, a meaning, a type) matters whatever the call passes."""
     if not entry.target or entry.target.rsplit(".", 1)[-1] != node.attr:
         return False
+    if entry.target in ONE_SIZE_TARGETS and call is not None and len(call.args) > 1:
+        return False  # x.new_zeros(2, 3): MindSpore takes the sizes as one tuple (size_arguments.py)
     if entry.category == "ms-equivalent":
         return True
     if entry.category != "ms-differs" or not entry.parameters or call is None:

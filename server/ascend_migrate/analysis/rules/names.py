@@ -8,6 +8,8 @@ import dataclasses
 from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
+from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.kb.schema import Entry
@@ -74,6 +76,7 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         reason = None
         if isinstance(fix, NotFixed):
             reason, fix = fix, None
+        fix = with_sizes_bracketed(context, entry, call, fix)
         finding = factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix)
         if reason is not None and finding is not None:
             finding = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
@@ -92,7 +95,8 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
     # also when nothing did before (`import torch` beside `import torch.nn as nn`; issue 17).
     torch_too = bool(root) and root != "torch" and context.route == ROUTE_MINDSPORE and context.lookup("torch") == ("import", "torch")
     fix = context.factory.rename_fix(entry, span, root, also_remove=("torch",) if torch_too else ())
-    if fix is None or call is None or not entry.parameters:
+    inplace = passed_inplace(entry.api, entry.target, call) if context.route == ROUTE_MINDSPORE else None
+    if fix is None or call is None or not (entry.parameters or inplace is not None):
         return fix
     used = {keyword.arg for keyword in call.keywords if keyword.arg}
     renames = tuple(
@@ -105,7 +109,7 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         difference.source
         for difference in entry.parameters
         if difference.change == "removed" and difference.source in used
-    )
+    ) + (("inplace",) if inplace is not None else ())
     complements = tuple(
         (difference.source, difference.target or difference.source)
         for difference in entry.parameters
@@ -116,7 +120,7 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         (difference.source, difference.position)
         for difference in entry.parameters
         if difference.position is not None and difference.source and difference.change in ("renamed", "complement")
-    )
+    ) + ((("inplace", inplace),) if inplace is not None else ())
     if not renames and not drops and not complements:
         return fix
     call_span = context.factory.span(call)
@@ -124,7 +128,7 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         title=fix.title + " and adapt its arguments",
         safe=fix.safe and not drops,
         edits=fix.edits,
-        rewrite=CallArguments(call_span, rename_keywords=renames, drop_keywords=drops,
+        rewrite=CallArguments(call_span, rename_keywords=renames, drop_keywords=tuple(dict.fromkeys(drops)),
                               complement_keywords=complements, positions=positions),
         add_imports=fix.add_imports,
         remove_imports=fix.remove_imports,

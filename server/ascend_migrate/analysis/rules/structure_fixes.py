@@ -12,6 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.cell_dtype import METHOD_BUILDERS as CAST_METHOD_BUILDERS
+from ascend_migrate.analysis.rules.embedding import BUILDERS as EMBEDDING_BUILDERS
+from ascend_migrate.analysis.rules.size_arguments import METHOD_BUILDERS as SIZE_METHOD_BUILDERS
+from ascend_migrate.analysis.rules.stop_gradient import METHOD_BUILDERS as STOP_GRADIENT_BUILDERS
 from ascend_migrate.analysis.symbols import OPTIMIZER, TENSOR_DATASETS
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint, converted_path
@@ -177,6 +181,9 @@ METHOD_BUILDERS = {
     (ROUTE_MINDSPORE, "torch.nn.Module.to"): _drop_device_call,
     (ROUTE_MINDSPORE, "torch.Tensor.cuda"): _drop_device_call,
     (ROUTE_MINDSPORE, "torch.nn.Module.cuda"): _drop_device_call,
+    **SIZE_METHOD_BUILDERS,
+    **CAST_METHOD_BUILDERS,
+    **STOP_GRADIENT_BUILDERS,
 }
 
 # torch device names → MindSpore's device targets (mindspore.set_device accepts "CPU", "GPU" and "Ascend").
@@ -530,6 +537,7 @@ def _ops_nn_cross_entropy(context, entry, node, call, span, root) -> Fix | None:
 
 
 BUILDERS[(ROUTE_MINDSPORE, "torch.nn.CrossEntropyLoss")] = _ops_nn_cross_entropy
+BUILDERS.update(EMBEDDING_BUILDERS)
 
 
 # Functions of the ops/nn era whose default differs from torch's, with torch's value to write when the call leaves

@@ -143,31 +143,76 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
     if context.route != ROUTE_MINDSPORE:
         return
     body = node.body
+    for statement in body:
+        stepped = _method_call(statement, "step")
+        if stepped is not None and (stepped.args or stepped.keywords):
+            _explain_closure_step(context, stepped)
     backwards = [(position, call) for position, statement in enumerate(body) if (call := _method_call(statement, "backward")) is not None]
-    if not backwards:
-        return
-    position, backward = backwards[0]
-    finding_index = _backward_finding(context, backward)
-    if finding_index is None:
-        return
-    reason: str | None = None
-    steps = [(index, found) for index, statement in enumerate(body) if index > position and (found := _optimizer_of(statement))]
-    manual = [(index, update) for index, statement in enumerate(body) if index > position and (update := _manual_update(statement))]
-    loss = _loss_of(backward)
-    if len(backwards) > 1:
-        reason = "two backward() passes accumulate gradients before one step: write one forward function returning their sum"
-    elif loss is None:
-        reason = "the loss is not a plain variable (`loss.backward()`)"
-    elif not steps and manual:
-        reason = _build(context, node, position, backward, None, loss, finding_index, manual[0])
-    elif not steps:
-        reason = "optimizer.step() is not in the same block as backward() (gradient accumulation or a closure): " \
-                 "accumulate the grads of value_and_grad and call optimizer(grads) where step() was"
-    elif loss is not None:
-        reason = _build(context, node, position, backward, steps[0], loss, finding_index)
-    if reason is not None:
-        finding = context.findings[finding_index]
-        context.findings[finding_index] = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
+    steps = [(index, found) for index, statement in enumerate(body) if (found := _optimizer_of(statement))]
+    # One group per step: the backward passes before it (after the step before). dcgan: the D step's two, then G's one.
+    groups: list[tuple[list[tuple[int, ast.Call]], tuple[int, tuple[str, bool]] | None]] = []
+    for position, backward in backwards:
+        step = next(((index, found) for index, found in steps if index > position), None)
+        if groups and groups[-1][1] == step:
+            groups[-1][0].append((position, backward))
+        else:
+            groups.append(([(position, backward)], step))
+    lower = 0  # the first statement a group's forward pass may start at: after the step before
+    earlier: list[str] = []  # names the forward passes of the steps before assigned (also those a fix wrote already)
+    rewritten = [index for index, statement in enumerate(body) if _differentiated(statement)]
+    for number, (group, step) in enumerate(groups):
+        position, backward = group[-1]
+        finding_index = _backward_finding(context, backward)
+        if finding_index is None:
+            continue
+        losses = [_loss_of(call) for _, call in group]
+        manual = [(index, update) for index, statement in enumerate(body) if index > position and (update := _manual_update(statement))]
+        reason: str | None = None
+        if any(loss is None for loss in losses):
+            reason = "the loss is not a plain variable (`loss.backward()`)"
+        elif any(_method_call(body[index], "zero_grad") is not None for index in range(group[0][0], position)):
+            reason = "zero_grad() between the backward passes"
+        elif step is None and not manual:
+            reason = "optimizer.step() is not in the same block as backward() (gradient accumulation or a closure): " \
+                     "accumulate the grads of value_and_grad and call optimizer(grads) where step() was"
+        else:
+            earlier += [name for index in rewritten if lower <= index < position for name in _names([body[index]])[1]]
+            function = "forward_fn" if number == 0 else f"forward_fn_{number + 1}"
+            built = _build(context, node, lower, position, backward, step, [str(loss) for loss in losses], finding_index,
+                           function, earlier, manual[0] if step is None else None)
+            if isinstance(built, str):
+                reason = built
+            else:
+                earlier += built
+        if reason is not None:
+            if len(group) > 1:
+                reason = f"{len(group)} backward() passes before one step: {reason}"
+            finding = context.findings[finding_index]
+            context.findings[finding_index] = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
+        if step is not None:
+            lower = step[0] + 1
+
+
+def _differentiated(statement: ast.stmt) -> bool:
+    """`(loss, (...)), grads = mindspore.value_and_grad(...)(...)`: a step the fix already rewrote."""
+    if type(statement) is not ast.Assign or type(statement.value) is not ast.Call:
+        return False
+    inner = statement.value.func
+    return type(inner) is ast.Call and type(inner.func) is ast.Attribute and inner.func.attr == "value_and_grad"
+
+
+_CLOSURE_REASON = ("the optimizer is given a closure (LBFGS evaluates the loss several times per step); a MindSpore optimizer "
+                   "is called once with the grads of value_and_grad, and mindspore 2.10 has no L-BFGS optimizer for networks: "
+                   "choose another optimizer, then write the closure's body as the forward function")
+
+
+def _explain_closure_step(context: RuleContext, step: ast.Call) -> None:
+    """`optimizer.step(closure)`: advice only, and its MS204 finding says why."""
+    span = context.factory.attribute_name_span(step.func)  # type: ignore[arg-type]
+    for index, finding in enumerate(context.findings):
+        if finding.code == _BACKWARD_CODE and (finding.line, finding.column, finding.end_line, finding.end_column) == span:
+            message = f"{finding.message} Not rewritten automatically: {_CLOSURE_REASON}."
+            context.findings[index] = dataclasses.replace(finding, message=message, fix=None)
 
 
 def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
@@ -185,13 +230,16 @@ def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
     return before if len(context.findings) > before else None
 
 
-def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, backward: ast.Call,
-           step: tuple[int, tuple[str, bool]] | None, loss: str, finding_index: int,
-           manual: tuple[int, tuple[ast.For, ast.expr, ast.Call]] | None = None) -> str | None:
+def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, position: int, backward: ast.Call,
+           step: tuple[int, tuple[str, bool]] | None, losses: list[str], finding_index: int, function: str,
+           earlier: list[str], manual: tuple[int, tuple[ast.For, ast.expr, ast.Call]] | None = None) -> str | list[str]:
+    """The step's fix on its finding, and the names its forward pass assigns; or why there is none. Several
+    backward passes (`losses`, the last one's at `position`) become one function returning their sum."""
     factory = context.factory
     body = loop.body
-    zero_grads = [index for index in range(position) if _method_call(body[index], "zero_grad") is not None]
-    start = zero_grads[-1] + 1 if zero_grads else 0
+    loss, summed = losses[-1], losses[:-1]
+    zero_grads = [index for index in range(lower, position) if _method_call(body[index], "zero_grad") is not None]
+    start = zero_grads[-1] + 1 if zero_grads else lower
     forward = body[start:position]
     if not forward:
         return "no forward pass between zero_grad() and backward()"
@@ -202,8 +250,16 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
     # The batch (the loop's target, and what the body made of it before the forward pass) goes in as arguments:
     # a tensor the differentiated function only closes over reaches some cells (LSTM) as an opaque value.
     batch = set(_names([ast.Assign(targets=[loop.target], value=ast.Constant(None)), *body[:start]])[1])
-    if loss not in assigned:
-        return f"`{loss}` is not computed between zero_grad() and backward()"
+    missing = [name for name in losses if name not in assigned]
+    if missing:
+        return f"`{missing[0]}` is not computed between zero_grad() and backward()"
+    inputs = tuple(name for name in read_first if name in assigned or name in batch)
+    carried = [name for name in inputs if name in earlier]
+    if carried:
+        names = ", ".join(f"`{name}`" for name in carried)
+        return (f"{names} come from the forward pass of an earlier step: a gradient that flowed through them in torch "
+                "(dcgan's fake = netG(noise)) would not reach this step's parameters; compute what needs it in this "
+                "step's forward function")
     if step is not None:
         step_index, (optimizer, scaled) = step
     else:
@@ -236,19 +292,20 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
                 break
     first_line = factory.span(forward[0])[0]
     _, _, last_line, last_column = factory.span(body[position])
-    function = "forward_fn"
     while context.lookup(function) is not None:
         function += "_"
     rewrite = TrainingStep(
         (first_line, 1, last_line, last_column), loss, optimizer, function,
-        inputs=tuple(name for name in read_first if name in assigned or name in batch),
-        outputs=tuple(name for name in assigned if name != loss),
+        inputs=inputs,
+        outputs=tuple(name for name in assigned if name != loss or summed),
         weights=weights,
+        summed=tuple(summed),
     )
     finding = context.findings[finding_index]
     fix = Fix(
         title=(f"Rewrite the training step with `mindspore.value_and_grad` and `{optimizer}(grads)`" if not weights else
-               "Rewrite the training step with `mindspore.value_and_grad` and the same update of each parameter by its grad"),
+               "Rewrite the training step with `mindspore.value_and_grad` and the same update of each parameter by its grad")
+              + (f" (one forward function returning {' + '.join(losses)})" if summed else ""),
         safe=False,
         edits=tuple(edits),
         rewrite=rewrite,
@@ -256,7 +313,7 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, position: int, ba
         remove_imports=("torch",),  # removed only when nothing uses it any more (the clipping call did)
     )
     context.findings[finding_index] = dataclasses.replace(finding, fix=fix)
-    return None
+    return assigned
 
 
 def _manual_edits(context: RuleContext, loop: ast.For, weights: str, update: ast.Call) -> list[TextEdit]:

@@ -15,6 +15,11 @@ the engine's rule (`analysis/rules/training_step.py`) adds the plain edits aroun
 removed, `optimizer.step()` → `optimizer(grads)`, clipping → `mindspore.ops.clip_by_global_norm`). Names the
 forward pass both reads and assigns come in as `inputs` (a function would otherwise read them unbound) and
 every name it assigns goes back out (`outputs`), so the code after it sees what it saw before.
+
+Two or more backward passes before one step (`errD_real.backward()` ... `errD_fake.backward()`; `summed` names
+the earlier losses): their gradients add up in torch, and the gradient of a sum is the sum of the gradients, so
+the function returns `errD_real + errD_fake` (the earlier backward lines dropped) and every loss goes back out
+beside the other outputs.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ class TrainingStep(Rewrite):
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
     weights: str = ""
+    summed: tuple[str, ...] = ()
 
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         from ascend_migrate.fixes.errors import FixError
@@ -66,8 +72,14 @@ class TrainingStep(Rewrite):
         newline = "\r\n" if source[index.line_end(first):index.line_end(first) + 2] == "\r\n" else "\n"
         parameters = ", ".join(self.inputs)
         weights = self.weights or f"{self.optimizer}.parameters"
-        body = [INDENT + line if line.strip() else line for line in lines[:-1]]
-        if self.outputs:
+        dropped = {f"{name}.backward()" for name in self.summed}
+        body = [INDENT + line if line.strip() else line for line in lines[:-1] if line.strip() not in dropped]
+        if self.summed:
+            auxiliary = ", ".join(self.outputs) + ("," if len(self.outputs) == 1 else "")
+            returned = f"return {' + '.join((*self.summed, self.loss))}, ({auxiliary})"
+            received = f"({self.function}_loss, ({auxiliary})), grads"
+            options = ", has_aux=True"
+        elif self.outputs:
             auxiliary = ", ".join(self.outputs) + ("," if len(self.outputs) == 1 else "")
             returned = f"return {self.loss}, ({auxiliary})"
             received = f"({self.loss}, ({auxiliary})), grads"
