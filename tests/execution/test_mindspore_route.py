@@ -70,13 +70,14 @@ PROGRAMS = [
     Program("mnist_rnn", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
             stops={OPS_NN: "the **kwargs pipeline feeds the LSTM, then mindspore.nn.Dropout2d refuses its 2-D input (torch's "
                            "Dropout2d takes it): a layer difference the knowledge base does not list"}),
-    Program("vae", "main.py", "model = VAE()", ("--epochs", "1", "--batch-size", "64"), stops={
-        OPS_NN: "DataLoader(..., **kwargs) at module level with kwargs assigned in another top-level statement: its keys are "
-                "not known where the loader is built (values are followed within one statement at module level), reported"}),
-    Program("regression", "main.py", "fc = ", stops={
-        OPS_NN: "trains to the end (manual SGD step, smooth_l1_loss with torch's reduction), then poly_desc formats tensors "
-                "with '{:+.2f}': torch's 0-d Tensor.__format__ takes a format spec, mindspore 2.10's does not, and the "
-                "values reach poly_desc through parameters of unknown type, so no finding marks the line"}),
+    # vae and regression: the mint era (run past its random fills by mint_on_cpu.py) stops where the ops/nn era does
+    Program("vae", "main.py", "model = VAE()", ("--epochs", "1", "--batch-size", "64"), stops=dict.fromkeys((OPS_NN, MINT),
+        "DataLoader(..., **kwargs) at module level with kwargs assigned in another top-level statement: its keys are "
+        "not known where the loader is built (values are followed within one statement at module level), reported")),
+    Program("regression", "main.py", "fc = ", stops=dict.fromkeys((OPS_NN, MINT),
+        "trains to the end (manual SGD step, smooth_l1_loss with torch's reduction), then poly_desc formats tensors "
+        "with '{:+.2f}': torch's 0-d Tensor.__format__ takes a format spec, mindspore 2.10's does not, and the "
+        "values reach poly_desc through parameters of unknown type, so no finding marks the line")),
     Program("super_resolution", "main.py", "model = Net(", ("--upscale_factor", "2")),
     Program("word_language_model", "train.py", "model = RNNModel("),
     Program("dcgan", "main.py", "netD = Discriminator(",
