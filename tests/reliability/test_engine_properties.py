@@ -136,6 +136,15 @@ def edit_runs(draw):
     return text, edits
 
 
+def editor_lines(pieces: list[str], start: int, end: int) -> tuple[int, int]:
+    """The lines an editor counts (`\\r\\n`, `\\r` and `\\n` each end one) that pieces start..end of
+    `"\\n".join(pieces)` cover: a piece from the pool may hold a line end of its own (`x = (1,\\r\\n 2)`)."""
+    def line_of_piece(index: int) -> int:  # the editor's line on which piece `index` (0-based) begins
+        return len(split_lines("\n".join(pieces[:index]) + "\n")) if index else 1
+    last = line_of_piece(end) - 1 if end < len(pieces) else len(split_lines("\n".join(pieces)))
+    return line_of_piece(start - 1), last
+
+
 @PROPERTY_SETTINGS
 @given(run=edit_runs(), which=st.sampled_from(TARGETS))
 def test_incremental_analysis_after_random_edits_equals_a_full_analysis(run, which):
@@ -146,14 +155,18 @@ def test_incremental_analysis_after_random_edits_equals_a_full_analysis(run, whi
         if not lines:
             break
         end = min(end, len(lines))
+        old_first, old_last = editor_lines(lines, start, end)
+        old_count = len(split_lines("\n".join(lines)))
         lines = lines[: start - 1] + replacement + lines[end:]
         new_text = "\n".join(lines)
+        new_count = len(split_lines(new_text))
+        new_last = old_last + new_count - old_count
         if replacement:
-            edit = LineEdit(start, end, start + len(replacement) - 1)
-        elif start <= len(lines):
-            edit = LineEdit(start, end + 1, start)  # the editor's range runs to the start of the line after them
+            edit = LineEdit(old_first, old_last, new_last)
+        elif old_first <= new_count:
+            edit = LineEdit(old_first, old_last + 1, old_first)  # the editor's range runs to the start of the line after them
         else:
-            edit = LineEdit(start - 1, end, start - 1)  # the last lines went: from the end of the line before them
+            edit = LineEdit(old_first - 1, old_last, old_first - 1)  # the last lines went: from the end of the line before
         analysis = analyze_document(new_text, "edited.py", which, analysis, edit)
         full = analyze_module(new_text, "edited.py", which)
         assert as_tuples(parsed_findings(analysis)) == as_tuples(full.findings), (start, end, replacement)
