@@ -432,3 +432,27 @@ def test_an_import_torch_nothing_uses_goes_with_the_other_torch_imports():
         model = torch.hub.load("pytorch/vision", "resnet18")
     """, OPS_NN)
     assert "import torch\n" in kept and "torch.hub.load" in kept  # still used: kept (and reported)
+
+
+def test_a_call_in_a_form_the_equivalent_target_refuses_is_a_difference_there_with_no_fix():
+    # mint.randint takes low/high/size by position only; mint.bernoulli has no p (both raise TypeError in 2.10)
+    source = """
+        import torch
+
+        usual = torch.randint(0, 10, (3,))
+        sized = torch.randint(0, 10, size=(3,))
+        probabilities = torch.bernoulli(weights)
+        fixed_p = torch.bernoulli(weights, p=0.3)
+        positional_p = torch.bernoulli(weights, 0.3)
+    """
+    by_line = {finding.line: finding for finding in findings(source)}
+    assert (by_line[4].code, by_line[4].severity) == ("MS101", "info") and by_line[4].fix is not None
+    assert (by_line[6].code, by_line[6].severity) == ("MS101", "info") and by_line[6].fix is not None
+    for line, refused in ((5, "size by position only"), (7, "has no p"), (8, "has no p")):
+        finding = by_line[line]
+        assert (finding.code, finding.severity, finding.fix) == ("MS102", "warning", None), line
+        assert refused in finding.message and "Not rewritten automatically" in finding.message
+    text = fixed(source)
+    assert "usual = mindspore.mint.randint(0, 10, (3,))" in text or "usual = mint.randint(0, 10, (3,))" in text
+    assert "sized = torch.randint(0, 10, size=(3,))" in text
+    assert "fixed_p = torch.bernoulli(weights, p=0.3)" in text and "positional_p = torch.bernoulli(weights, 0.3)" in text

@@ -703,9 +703,10 @@ ADDED_NOTES = {
 # refuses. The fix stays unsafe (the form is not exercised); other calls are a plain rename.
 EQUIVALENT_ROWS = {
     ("torch.bernoulli", "master"): (
-        _row("p", None, "removed", note="correction: torch's bernoulli(input, p) overload; mindspore.mint.bernoulli("
-                                        "input, *, generator=None) takes no p (bernoulli(x, 0.0) raises TypeError in "
-                                        "mindspore 2.10.0)"),),
+        _row("p", None, "removed", position=1,  # torch.bernoulli(x, 0.3) passes p by position
+             note="correction: torch's bernoulli(input, p) overload; mindspore.mint.bernoulli("
+                  "input, *, generator=None) takes no p (bernoulli(x, 0.0) raises TypeError in "
+                  "mindspore 2.10.0)"),),
     ("torch.nn.SELU", "master"): (
         _row("inplace", None, "removed", source_default="False",
              note="correction: mindspore.mint.nn.SELU() refuses inplace= (TypeError in mindspore 2.10.0); SELU(True) is "

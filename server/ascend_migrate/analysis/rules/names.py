@@ -79,7 +79,11 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         fix = with_sizes_bracketed(context, entry, call, fix)
         finding = factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix)
         if reason is not None and finding is not None:
-            finding = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
+            sentence_end = "" if finding.message.endswith(".") else "."
+            finding = dataclasses.replace(finding, message=f"{finding.message}{sentence_end} Not rewritten automatically: {reason}.")
+            if isinstance(reason, RefusedForm) and finding.category == "ms-equivalent":
+                # equivalent in its usual form, not in this one: a difference at this call
+                finding = dataclasses.replace(finding, code="MS102", category="ms-differs", severity="warning")
         context.add(finding)
 
 
@@ -99,6 +103,9 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
     if fix is None or call is None or not (entry.parameters or inplace is not None):
         return fix
     used = {keyword.arg for keyword in call.keywords if keyword.arg}
+    refused = _refused_form(entry, call, used)
+    if refused is not None:
+        return refused
     renames = tuple(
         (difference.source, difference.target)
         for difference in entry.parameters
@@ -133,6 +140,33 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
         add_imports=fix.add_imports,
         remove_imports=fix.remove_imports,
     )
+
+
+class RefusedForm(NotFixed):
+    """The call passes a parameter in a form the target refuses or lacks: a rename cannot be right here."""
+
+
+# Keywords the general keyword table (pytorch_mindspore_keywords.yaml) reports on every call (MS104): dropping one
+# changes where or how a result is stored, not what is computed.
+_GENERAL_KEYWORDS = frozenset({"out", "inplace", "device", "dtype", "requires_grad", "pin_memory", "layout",
+                               "memory_format", "generator"})
+
+
+def _refused_form(entry: Entry, call: ast.Call, used: set[str]) -> RefusedForm | None:
+    """`torch.randint(0, 10, size=(3,))` where mint.randint takes size by position only, or `torch.bernoulli(x, p=0.3)`
+    where mint.bernoulli has no p: the rows of an entry called equivalent for its usual form (issue 16's hand samples)
+    say which forms MindSpore refuses; a call in such a form gets no fix (a rename raises TypeError, dropping the
+    argument changes the result)."""
+    for difference in entry.parameters:
+        source = difference.source
+        if not source:
+            continue
+        if difference.change == "position" and source in used:
+            return RefusedForm(f"{entry.target} takes {source} by position only ({source}= raises TypeError there)")
+        if (difference.change == "removed" and entry.category == "ms-equivalent" and source not in _GENERAL_KEYWORDS
+                and (source in used or _passed_by_position(difference, call))):
+            return RefusedForm(f"{entry.target} has no {source}; dropping it would change what the call computes")
+    return None
 
 
 def _passed_by_position(difference, call: ast.Call) -> bool:
