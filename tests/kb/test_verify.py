@@ -192,3 +192,25 @@ def test_the_committed_numeric_record_covers_at_least_200_entries():
     run = [outcome for outcome in record.values() if outcome["outcome"] in ("agree", "differ", "error")]
     assert len(run) >= 200
     assert record[("torch.abs", "mindspore.mint.abs")]["outcome"] == "agree"
+
+
+class _Layer:
+    def __init__(self, size: int) -> None:
+        self.weight = [0.0] * size
+        self.bias: list[float] | None = None
+
+
+class _Embedding(_Layer):
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.padding_idx = None
+
+
+def test_an_instance_attribute_the_constructor_sets_counts_as_a_name_of_the_class():
+    # `torch.nn.Embedding.weight` (MS222) exists on every instance, not on the class: getattr alone calls it unresolved
+    from ascend_migrate.kb.verify import _constructor_assigns
+
+    assert _constructor_assigns(_Embedding, "padding_idx") and _constructor_assigns(_Embedding, "weight")
+    assert _constructor_assigns(_Embedding, "bias")  # an annotated assignment
+    assert not _constructor_assigns(_Embedding, "embedding_table")
+    assert not _constructor_assigns(_Embedding(2), "weight")  # an instance is not a class

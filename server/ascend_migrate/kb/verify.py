@@ -105,6 +105,9 @@ class ModuleResolver:
                 try:
                     value = getattr(value, attribute)
                 except Exception:
+                    if index == len(parts) - 1 and _constructor_assigns(value, attribute):
+                        value = None  # `torch.nn.Embedding.weight`: an instance attribute its __init__ sets
+                        continue
                     owner = ".".join(parts[:index])
                     reason = f"{owner} has no attribute {attribute}"
                     return f"{reason} ({import_error})" if import_error else reason
@@ -114,6 +117,28 @@ class ModuleResolver:
 
 
 _MISSING = object()
+
+
+def _constructor_assigns(owner: object, attribute: str) -> bool:
+    """Whether `owner` is a class whose __init__ (its own or a base's) assigns `self.<attribute>`: an instance
+    attribute such as a layer's `weight` exists on every instance but not on the class."""
+    if not isinstance(owner, type):
+        return False
+    import inspect
+    import re
+
+    assignment = re.compile(rf"\bself\.{re.escape(attribute)}\s*(?::[^=\n]*)?=(?!=)")
+    for klass in owner.__mro__:
+        constructor = klass.__dict__.get("__init__")
+        if constructor is None:
+            continue
+        try:
+            source = inspect.getsource(constructor)
+        except (OSError, TypeError):  # a builtin or C-extension constructor: nothing to read
+            continue
+        if assignment.search(source):
+            return True
+    return False
 
 
 def _attribute_path(name: str) -> object:
