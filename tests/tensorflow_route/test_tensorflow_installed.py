@@ -32,8 +32,10 @@ def test_every_hand_written_source_name_is_public_in_tensorflow(knowledge_base):
     assert len(entries) > 250
     missing = []
     for entry in entries:
+        # a `match: pattern` entry may name the calling shape it matches after its name (`Model.fit(x,y)`)
+        name = entry.api.split("(", 1)[0] if entry.match == "pattern" else entry.api
         try:
-            _resolve(entry.api)
+            _resolve(name)
         except AttributeError as error:
             missing.append(f"{entry.table}:{entry.line} {entry.api}: {error}")
     assert missing == []
