@@ -254,9 +254,13 @@ def _dictionary_keys(context, name: str, seen: tuple[str, ...]) -> set[str] | No
     built = context.assigned_dicts(name)
     if not built or name in seen:
         return None
+    return _union(_keys_built_by(context, node, (*seen, name)) for node in built)
+
+
+def _union(parts) -> set[str] | None:
+    """All the keys of `parts`, or None as soon as one part's keys are not known."""
     keys: set[str] = set()
-    for node in built:
-        found = _keys_built_by(context, node, (*seen, name))
+    for found in parts:
         if found is None:
             return None
         keys |= found
@@ -280,21 +284,9 @@ def _keys_built_by(context, node: ast.AST, seen: tuple[str, ...]) -> set[str] | 
         return {first.value} if type(first) is ast.Constant and type(first.value) is str and not node.keywords else None
     if len(node.args) > 1:
         return None
-    keys: set[str] = set()
-    for argument in node.args:
-        found = _keys_of_value(context, argument, seen)
-        if found is None:
-            return None
-        keys |= found
-    for keyword in node.keywords:
-        if keyword.arg is not None:
-            keys.add(keyword.arg)
-            continue
-        found = _keys_of_value(context, keyword.value, seen)
-        if found is None:
-            return None
-        keys |= found
-    return keys
+    return _union([*(_keys_of_value(context, argument, seen) for argument in node.args),
+                   *({keyword.arg} if keyword.arg is not None else _keys_of_value(context, keyword.value, seen)
+                     for keyword in node.keywords)])
 
 
 def _keys_of_value(context, value: ast.expr, seen: tuple[str, ...]) -> set[str] | None:
