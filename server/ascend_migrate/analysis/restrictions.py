@@ -85,8 +85,9 @@ def _is_number(node: ast.expr) -> bool:
 
 
 def _typed_number(node: ast.expr, type_of: TypeOf) -> bool:
-    """A variable annotated as a Python number (`n_steps: int`), or arithmetic of such names and numbers."""
-    if isinstance(node, ast.Name):
+    """A variable the code says is a Python number (`n_steps: int`, a parameter defaulting to a number, `self.heads`
+    assigned from one in `__init__`), or arithmetic of such names and numbers."""
+    if isinstance(node, (ast.Name, ast.Attribute)):
         return type_of(node) in NUMBER_TYPES
     if isinstance(node, ast.BinOp):
         return all(_is_number(side) or _typed_number(side, type_of) for side in (node.left, node.right))

@@ -55,9 +55,23 @@ from ascend_migrate.analysis.symbols import (
 
 _SKIPPED = (ast.Load, ast.Store, ast.Del, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 _FORWARD_NAMES = ("forward", "construct")
+# Methods that only ask about a tensor: a format or dtype passed to them is compared, never applied on the device.
+_QUERIES = frozenset({"is_contiguous"})
 # Names annotated as Python numbers: restriction rows that a number never meets (`repeat_interleave(n_steps)`) ask.
-# A literal assignment is not enough (`total = 0` then `total += loss` makes a tensor).
+# A literal assignment is not enough (`total = 0` then `total += loss` makes a tensor); a parameter's number default
+# is (`num_beams=6`: a caller could pass a tensor, but the signature says what it expects).
 _NUMBER_ANNOTATIONS = {"int": "builtins.int", "float": "builtins.float"}
+
+
+def _number_default(default: ast.expr | None) -> str | None:
+    """`builtins.int`/`builtins.float` for a parameter's default written as a number (`6`, `-1`, `0.5`; not a bool)."""
+    if type(default) is ast.UnaryOp and type(default.op) is ast.USub:
+        default = default.operand
+    if type(default) is ast.Constant and type(default.value) in (int, float):
+        return _NUMBER_ANNOTATIONS[type(default.value).__name__]
+    return None
+
+
 _CLASS_SCOPE = "<class body>"  # marks a class body's scope (not a valid identifier, so never a real name)
 
 
@@ -439,12 +453,16 @@ class Walker:
                 return
         else:
             self._dispatch[func_type](func)
-        dispatch = self._dispatch
-        for argument in node.args:
-            dispatch[type(argument)](argument)
-        for keyword in node.keywords:
-            value = keyword.value
-            dispatch[type(value)](value)
+        if func_type is ast.Attribute and func.attr in _QUERIES:  # type: ignore[attr-defined]
+            for value in (*node.args, *(keyword.value for keyword in node.keywords)):
+                self.visit_compared_only(value)  # `x.is_contiguous(memory_format=torch.channels_last)` asks, sets nothing
+        else:
+            dispatch = self._dispatch
+            for argument in node.args:
+                dispatch[type(argument)](argument)
+            for keyword in node.keywords:
+                value = keyword.value
+                dispatch[type(value)](value)
         context = self.context
         for handler in self._on_call:
             handler(context, node)
@@ -688,6 +706,9 @@ class Walker:
         defaults_start = len(positional) - len(arguments.defaults)
         for index, argument in enumerate(all_arguments):
             argument_type = self.annotation_type(argument.annotation)
+            if argument.annotation is None and index >= defaults_start:  # `num_beams=6`: the code says a number
+                default = arguments.defaults[index - defaults_start] if index < len(positional) else arguments.kw_defaults[index - len(positional)]
+                argument_type = _number_default(default)
             if index == 0 and current_class is not None and argument.arg == "self":
                 argument_type = f"local:{current_class.name}"
             elif argument_type is None and is_forward and index < defaults_start and index < len(positional):

@@ -211,9 +211,14 @@ _FLAGS = (
             return {1: nn.MaxPool1d, 3: nn.MaxPool3d}[dims]  # expect: NPU201, NPU201
 
 
-        def expand(x, counts):
-            return torch.repeat_interleave(x, counts, dim=0)  # expect: NPU401
-        """, codes=("NPU201", "NPU401")),
+        def expand(x, counts, beams=None):
+            repeated = torch.repeat_interleave(x, counts, dim=0)  # expect: NPU401
+            return repeated.repeat_interleave(beams)  # expect: NPU401
+
+
+        def to_nhwc(model):
+            return model.to(memory_format=torch.channels_last)  # expect: NPU202
+        """, codes=("NPU201", "NPU202", "NPU401")),
     Example("mindspore", """
         from torch import nn
 
@@ -247,10 +252,20 @@ _LEAVES_ALONE = (
             return model if type(model) is not nn.MaxPool3d else None
 
 
-        def expand(x, n_steps: int, scale: float):
+        def expand(x, n_steps: int, scale: float, beams=6):
             repeated = torch.repeat_interleave(x, n_steps, dim=0)  # a Python number: the output shape is static
-            return repeated, x.repeat_interleave(2 * n_steps, dim=0), x.repeat_interleave(int(scale))
-        """, codes=("NPU201", "NPU401")),
+            return repeated.repeat_interleave(2 * n_steps, dim=0), repeated.repeat_interleave(int(scale)), repeated.repeat_interleave(beams)
+
+
+        class Heads(nn.Module):
+            def __init__(self, heads: int = 8):
+                super().__init__()
+                self.heads = heads
+
+            def forward(self, mask):
+                nhwc = mask.is_contiguous(memory_format=torch.channels_last)  # asks, converts nothing
+                return mask.repeat_interleave(self.heads, 0), nhwc
+        """, codes=("NPU201", "NPU202", "NPU401")),
 )
 
 

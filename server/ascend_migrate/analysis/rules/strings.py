@@ -12,6 +12,7 @@ import ast
 
 from ascend_migrate.analysis.emit import headline
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, COMPARE, DICT, FUNCTION_DEFINITION, SUBSCRIPT, Example, Rule, RuleContext
+from ascend_migrate.taxonomy import ROUTE_NPU
 
 DEVICE = "device"
 BACKEND = "backend"
@@ -57,15 +58,20 @@ def _backend_value(node: ast.expr) -> str | None:
     return None
 
 
-def _literals(node: ast.expr):
+def _literals(node: ast.expr, npu_aware_quiet: bool):
     """The literals an expression spells: itself, both branches of `"cuda" if ok else "cpu"`, the elements of
-    `["cpu", "cuda"]`, the format string of `"cuda:{}".format(i)`, `"cuda:%d" % i` and `"cuda:" + str(i)`."""
+    `["cpu", "cuda"]`, the format string of `"cuda:{}".format(i)`, `"cuda:%d" % i` and `"cuda:" + str(i)`. Code
+    that already names the Ascend value beside the CUDA one (`{"cuda", "npu"}`, `t if t in ("npu", "xpu") else
+    "cuda"`) handles the NPU there itself: nothing to report on the npu route (`npu_aware_quiet`; a MindSpore port
+    still replaces the whole device choice)."""
     if type(node) is ast.IfExp:
-        yield from _literals(node.body)
-        yield from _literals(node.orelse)
+        if not (npu_aware_quiet and _names_ascend(node)):
+            yield from _literals(node.body, npu_aware_quiet)
+            yield from _literals(node.orelse, npu_aware_quiet)
     elif type(node) is ast.List or type(node) is ast.Tuple or type(node) is ast.Set:
-        for element in node.elts:
-            yield from _literals(element)
+        if not (npu_aware_quiet and _names_ascend(node)):
+            for element in node.elts:
+                yield from _literals(element, npu_aware_quiet)
     elif type(node) is ast.Call:
         func = node.func
         if type(func) is ast.Attribute and func.attr == "format" and type(func.value) is ast.Constant:
@@ -75,6 +81,17 @@ def _literals(node: ast.expr):
             yield node.left
     else:
         yield node
+
+
+_ASCEND_VALUES = frozenset({"npu", "hccl"})
+
+
+def _names_ascend(node: ast.expr) -> bool:
+    """Whether an expression spells an Ascend device or backend string ("npu", "npu:0", "hccl") anywhere in it."""
+    for part in ast.walk(node):
+        if type(part) is ast.Constant and type(part.value) is str and part.value.split(":", 1)[0] in _ASCEND_VALUES:
+            return True
+    return False
 
 
 def string_edit(context: RuleContext, literal: ast.expr, old: str, new: str) -> tuple[tuple[int, int, int, int], str] | None:
@@ -132,7 +149,7 @@ def report(context: RuleContext, role: str, node: ast.expr, call: ast.Call | Non
 
 
 def _report_literals(context: RuleContext, role: str, node: ast.expr, flow: str | None, remapped: bool) -> None:
-    for literal in _literals(node):
+    for literal in _literals(node, context.route == ROUTE_NPU):
         value = _device_value(literal) if role == DEVICE else _backend_value(literal)
         if value is None:
             continue
@@ -363,6 +380,16 @@ _LEAVES_ALONE = (
             logging.info("running on cuda with nccl")
             print("CUDA_VISIBLE_DEVICES", "selects the card")
             return {"name": "cuda", "label": kind}
+
+
+        def accelerator(device):
+            # code that already knows the NPU: the CUDA value sits beside the Ascend one
+            device_type = device.split(":")[0]
+            device_type = device_type if device_type in {"npu", "xpu"} else "cuda"
+            if torch.device(device).type not in ("cpu", "cuda", "npu"):
+                raise ValueError(device)
+            backend = "hccl" if device_type == "npu" else "nccl"
+            return device_type, backend
         """, codes=("NPU102", "NPU103", "NPU104")),
 )
 
