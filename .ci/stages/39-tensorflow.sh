@@ -13,6 +13,7 @@
 # Budget: measured here 11 min 21 s wall with a cold venv on 2 cores shared with other test runs (72 s of CPU;
 # most of the wall time is the tensorflow-cpu download and install), of which tests/tensorflow_route took 1 min 45 s.
 # The battery adds 26 s wall (7.6 s CPU: TensorFlow side 18 s wall, MindSpore side 8 s; measured 2026-12-01, shared cores).
+# The Keras layer check (tools/keras_layer_check.py) adds 23 s wall (8.6 s CPU: Keras side 15 s, MindSpore side 8 s; 2026-12-02).
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -53,4 +54,11 @@ GLOG_v=3 "$mindspore_venv/bin/python" -m tools.tensorflow_battery run --side min
   --output "$work/tensorflow_numeric.yaml" >>.ci/logs/tensorflow-battery.txt 2>&1 || fail "the battery comparison failed"
 cmp -s "$work/tensorflow_numeric.yaml" mappings/verification/tensorflow_numeric.yaml \
   || fail "the battery's record differs from mappings/verification/tensorflow_numeric.yaml (diff it with $work/tensorflow_numeric.yaml)"
+echo "+ tools/keras_layer_check.py: the Keras layers and the Cells the model rewrites write, side by side"
+"$venv/bin/python" -m tools.keras_layer_check keras --output "$work/keras-layers.npz" >.ci/logs/keras-layers.txt 2>&1 \
+  || fail "the Keras side of the layer check failed (see .ci/logs/keras-layers.txt)"
+GLOG_v=3 PYTHONPATH="$root/server" "$mindspore_venv/bin/python" -m tools.keras_layer_check mindspore "$work/keras-layers.npz" \
+  --output "$work/keras_layers_numeric.yaml" >>.ci/logs/keras-layers.txt 2>&1 || fail "the MindSpore side of the layer check failed (see .ci/logs/keras-layers.txt)"
+cmp -s "$work/keras_layers_numeric.yaml" mappings/verification/keras_layers_numeric.yaml \
+  || fail "the layer check's record differs from mappings/verification/keras_layers_numeric.yaml (diff it with $work/keras_layers_numeric.yaml)"
 echo "stage 39-tensorflow: passed ($(tail -n 1 .ci/logs/tensorflow-tests.txt); battery: $(tail -n 1 .ci/logs/tensorflow-battery.txt))"

@@ -35,10 +35,13 @@ _HARMLESS = frozenset({"name"})
 
 @dataclass(frozen=True)
 class Converted:
-    """One Keras layer as a Cell expression (`cell`) and the shape of its output (batch left out, Keras order)."""
+    """One Keras layer as a Cell expression (`cell`; empty when a function computes it) and the shape of its
+    output (batch left out, Keras order). `applied` is the construct line's right side: `{cell}` the Cell
+    attribute, `{0}`, `{1}`, ... the layer's inputs in the Keras call's order."""
 
     cell: str
     shape: tuple[Dim, ...]
+    applied: str = "{cell}({0})"
 
 
 class NotConverted(Exception):
@@ -81,10 +84,6 @@ def literal_shape(node: ast.expr | None, source: str) -> tuple[Dim, ...]:
     raise NotConverted(f"the input shape `{source}` is not written as a tuple: give it as a tuple of sizes")
 
 
-def _text(value: Dim) -> str:
-    return str(value)
-
-
 def _grouped(value: Dim) -> str:
     """The size as an operand: an expression other than a name or `name[i]` in parentheses."""
     simple = isinstance(value, int) or value.isidentifier() or (value.endswith("]") and value.split("[", 1)[0].isidentifier())
@@ -114,7 +113,7 @@ def _product(sizes: tuple[Dim, ...]) -> Dim:
     return " * ".join(([str(total)] if total != 1 else []) + expressions)
 
 
-class _Arguments:
+class LayerArguments:
     """A layer call's arguments by Keras parameter name (positional ones by their place in the signature)."""
 
     def __init__(self, call: ast.Call, positional: tuple[str, ...], known: frozenset[str]) -> None:
@@ -152,7 +151,7 @@ class _Arguments:
         raise NotConverted(f"`{name}` must be an int or a pair of ints")
 
 
-def _activation(arguments: _Arguments) -> list[str]:
+def _activation(arguments: LayerArguments) -> list[str]:
     value = arguments.values.get("activation")
     if value is None or (isinstance(value, ast.Constant) and value.value in (None, "linear")):
         return []
@@ -165,7 +164,7 @@ def _cell(cells: list[str]) -> str:
     return cells[0] if len(cells) == 1 else f"{NN}SequentialCell([{', '.join(cells)}])"
 
 
-def _channels_last(arguments: _Arguments) -> None:
+def _channels_last(arguments: LayerArguments) -> None:
     data_format = arguments.constant("data_format", None)
     if data_format not in (None, "channels_last"):
         raise NotConverted("data_format='channels_first' is not handled by this fix")
@@ -180,8 +179,13 @@ def convert(name: str, call: ast.Call, shape: tuple[Dim, ...], images: bool) -> 
     return converter(call, shape, images)
 
 
+def text(value: Dim) -> str:
+    """A size as source text."""
+    return str(value)
+
+
 def _conv2d(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-    arguments = _Arguments(call, ("filters", "kernel_size", "strides", "padding"),
+    arguments = LayerArguments(call, ("filters", "kernel_size", "strides", "padding"),
                            frozenset({"filters", "kernel_size", "strides", "padding", "activation", "use_bias", "data_format"}))
     _channels_last(arguments)
     if len(shape) != 3 or not images:
@@ -196,21 +200,21 @@ def _conv2d(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
     if filters is None:
         raise NotConverted("the number of filters is not given")
     use_bias = arguments.text("use_bias", "True")
-    cell = (f"{NN}Conv2d({_text(channels)}, {filters}, {arguments.text('kernel_size')}, stride={arguments.text('strides', '1')}, "
+    cell = (f"{NN}Conv2d({text(channels)}, {filters}, {arguments.text('kernel_size')}, stride={arguments.text('strides', '1')}, "
             f"pad_mode={padding!r}, has_bias={use_bias})")
     out = (_output_size(height, kernel[0], stride[0], str(padding)), _output_size(width, kernel[1], stride[1], str(padding)),
            _filters(arguments))
     return Converted(_cell([cell, *_activation(arguments)]), out)
 
 
-def _filters(arguments: _Arguments) -> Dim:
+def _filters(arguments: LayerArguments) -> Dim:
     value = arguments.values["filters"]
     return value.value if isinstance(value, ast.Constant) and type(value.value) is int else ast.unparse(value)
 
 
 def _pooling(kind: str):
     def convert_pooling(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-        arguments = _Arguments(call, ("pool_size", "strides", "padding"), frozenset({"pool_size", "strides", "padding", "data_format"}))
+        arguments = LayerArguments(call, ("pool_size", "strides", "padding"), frozenset({"pool_size", "strides", "padding", "data_format"}))
         _channels_last(arguments)
         if len(shape) != 3 or not images:
             raise NotConverted("its input is not a known (height, width, channels) image")
@@ -226,19 +230,19 @@ def _pooling(kind: str):
 
 
 def _dense(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-    arguments = _Arguments(call, ("units", "activation", "use_bias"), frozenset({"units", "activation", "use_bias"}))
+    arguments = LayerArguments(call, ("units", "activation", "use_bias"), frozenset({"units", "activation", "use_bias"}))
     if not shape or (images and len(shape) == 3):
         raise NotConverted("it is applied to an image in NHWC order (the model computes in NCHW): flatten or pool it first")
     units = arguments.values.get("units")
     if units is None:
         raise NotConverted("the number of units is not given")
-    cell = f"{NN}Dense({_text(shape[-1])}, {ast.unparse(units)}, has_bias={arguments.text('use_bias', 'True')})"
+    cell = f"{NN}Dense({text(shape[-1])}, {ast.unparse(units)}, has_bias={arguments.text('use_bias', 'True')})"
     size: Dim = units.value if isinstance(units, ast.Constant) and type(units.value) is int else ast.unparse(units)
     return Converted(_cell([cell, *_activation(arguments)]), (*shape[:-1], size))
 
 
 def _dropout(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-    arguments = _Arguments(call, ("rate",), frozenset({"rate"}))
+    arguments = LayerArguments(call, ("rate",), frozenset({"rate"}))
     rate = arguments.text("rate")
     if rate is None:
         raise NotConverted("the drop rate is not given")
@@ -246,27 +250,27 @@ def _dropout(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
 
 
 def _batch_normalization(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-    arguments = _Arguments(call, ("axis", "momentum", "epsilon"), frozenset({"axis", "momentum", "epsilon"}))
+    arguments = LayerArguments(call, ("axis", "momentum", "epsilon"), frozenset({"axis", "momentum", "epsilon"}))
     if arguments.constant("axis", -1) != -1:
         raise NotConverted("axis is not the last (channels) axis")
     # Keras and MindSpore both keep `momentum` of the old running value (PyTorch keeps 1 - momentum).
     options = f"momentum={arguments.text('momentum', '0.99')}, eps={arguments.text('epsilon', '0.001')}"
     if images and len(shape) == 3:
-        return Converted(f"{NN}BatchNorm2d({_text(shape[-1])}, {options})", shape)
+        return Converted(f"{NN}BatchNorm2d({text(shape[-1])}, {options})", shape)
     if len(shape) == 1:
-        return Converted(f"{NN}BatchNorm1d({_text(shape[-1])}, {options})", shape)
+        return Converted(f"{NN}BatchNorm1d({text(shape[-1])}, {options})", shape)
     raise NotConverted("its input is neither an image nor a vector")
 
 
 def _flatten(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-    _Arguments(call, (), frozenset({"data_format"}))
+    LayerArguments(call, (), frozenset({"data_format"}))
     # In NCHW the flattened order differs from Keras' NHWC order: the size is the same (weights converted from
     # Keras need the Dense kernel's rows permuted; docs/tensorflow.md).
     return Converted(f"{NN}Flatten()", (_product(shape),))
 
 
 def _global_average_pooling(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-    arguments = _Arguments(call, (), frozenset({"data_format", "keepdims"}))
+    arguments = LayerArguments(call, (), frozenset({"data_format", "keepdims"}))
     _channels_last(arguments)
     if arguments.constant("keepdims", False):
         raise NotConverted("keepdims=True is not handled by this fix")
@@ -276,14 +280,14 @@ def _global_average_pooling(call: ast.Call, shape: tuple[Dim, ...], images: bool
 
 
 def _activation_layer(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-    arguments = _Arguments(call, ("activation",), frozenset({"activation"}))
+    arguments = LayerArguments(call, ("activation",), frozenset({"activation"}))
     cells = _activation(arguments)
     return Converted(_cell(cells) if cells else f"{NN}Identity()", shape)
 
 
 def _named_activation(cell: str):
     def convert_activation(call: ast.Call, shape: tuple[Dim, ...], images: bool) -> Converted:
-        _Arguments(call, (), frozenset())
+        LayerArguments(call, (), frozenset())
         return Converted(NN + cell, shape)
     return convert_activation
 

@@ -19,7 +19,8 @@ import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, Example, Matcher, Rule, RuleContext
-from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Dim, NotConverted, convert, keras_name, keras_roots, literal_shape
+from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Dim, NotConverted, keras_name, keras_roots, literal_shape
+from ascend_migrate.analysis.rules.keras_sequence_layers import ID_LAYERS, convert
 
 FUNCTIONAL = "keras-functional-model"
 SEQUENTIAL = "keras-sequential-model"
@@ -29,10 +30,14 @@ _TO_NCHW = "(0, 3, 1, 2)"
 
 @dataclasses.dataclass
 class _Layer:
-    attribute: str
+    attribute: str  # empty: a function computes the layer (no Cell attribute)
     cell: str
     target: str  # the variable the construct line assigns
-    source: str  # the variable it reads
+    applied: str  # the construct line's right side
+
+
+# (layer name, its constructor call, the output variable, the input variables in the Keras call's order)
+_Step = tuple[str, ast.Call, str, tuple[str, ...]]
 
 
 def _keras(context: RuleContext, node: ast.expr) -> str | None:
@@ -74,33 +79,38 @@ def _class_name(context: RuleContext, base: str) -> str:
     return name
 
 
-def _cell_class(name: str, indentation: str, input_name: str, layers: list[_Layer], output: str, images: bool) -> list[str]:
+def _cell_class(name: str, indentation: str, input_name: str, layers: list[_Layer], output: str, images: bool, ids: bool) -> list[str]:
     inner, body = indentation + INDENT, indentation + 2 * INDENT
     lines = [f"{indentation}class {name}(mindspore.nn.Cell):", f"{inner}def __init__(self):", f"{body}super().__init__()"]
-    lines += [f"{body}self.{layer.attribute} = {layer.cell}" for layer in layers]
-    lines += ["", f"{inner}def construct(self, {input_name}):",
-              f"{body}{input_name} = mindspore.Tensor({input_name}, mindspore.float32)  # float32 as Keras' Input; NumPy arrays taken too"]
+    lines += [f"{body}self.{layer.attribute} = {layer.cell}" for layer in layers if layer.attribute]
+    lines += ["", f"{inner}def construct(self, {input_name}):"]
+    if ids:
+        lines.append(f"{body}{input_name} = mindspore.Tensor({input_name}, mindspore.int32)  # token ids, as Keras' Embedding casts them")
+    else:
+        lines.append(f"{body}{input_name} = mindspore.Tensor({input_name}, mindspore.float32)  # float32 as Keras' Input; NumPy arrays taken too")
     if images:
         lines.append(f"{body}{input_name} = mindspore.ops.transpose({input_name}, {_TO_NCHW})  # NHWC (Keras' channels_last) to NCHW")
-    lines += [f"{body}{layer.target} = self.{layer.attribute}({layer.source})" for layer in layers]
+    lines += [f"{body}{layer.target} = {layer.applied}" for layer in layers]
     lines.append(f"{body}return {output}")
     return lines
 
 
-def _layers_of(context: RuleContext, steps: list[tuple[str, ast.Call, str, str]], shape: tuple[Dim, ...], images: bool) -> list[_Layer]:
-    """Each (layer name, its constructor call, output variable, input variable) as a Cell attribute."""
-    shapes = {steps[0][3]: shape} if steps else {}
+def _layers_of(context: RuleContext, steps: list[_Step], shape: tuple[Dim, ...], images: bool) -> list[_Layer]:
+    """Each step as a Cell attribute (or a function) and its construct line."""
+    shapes = {steps[0][3][0]: shape} if steps else {}
     used: set[str] = set()
     layers = []
-    for name, call, target, source in steps:
-        if source not in shapes:
-            raise NotConverted(f"line {_line(context, call)}: `{source}` is not an output of the layers before")
+    for name, call, target, sources in steps:
+        unknown = [source for source in sources if source not in shapes]
+        if unknown:
+            raise NotConverted(f"line {_line(context, call)}: `{unknown[0]}` is not an output of the layers before")
         try:
-            converted = convert(name, call, shapes[source], images)
+            converted = convert(name, call, tuple(shapes[source] for source in sources), images)
         except NotConverted as error:
             raise NotConverted(f"line {_line(context, call)}, layers.{name}: {error}") from None
         shapes[target] = converted.shape
-        layers.append(_Layer(_attribute(name, used), converted.cell, target, source))
+        attribute = _attribute(name, used) if converted.cell else ""
+        layers.append(_Layer(attribute, converted.cell, target, converted.applied.format(*sources, cell=f"self.{attribute}")))
     return layers
 
 
@@ -171,7 +181,7 @@ def _model_call(context: RuleContext, statement: ast.stmt) -> ast.Call | None:
 def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.AsyncFunctionDef, start: int, end: int, input_name: str) -> list[TextEdit]:
     body = function.body
     shape_node, shape_text = _input_shape(body[start].value)  # type: ignore[attr-defined]
-    steps: list[tuple[str, ast.Call, str, str]] = []
+    steps: list[_Step] = []
     for statement in body[start + 1:end]:
         step = _layer_step(context, statement)
         if step is None:
@@ -190,7 +200,7 @@ def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.Asyn
     first_line, first_column, _, _ = context.factory.span(body[start])
     indentation = context.factory.lines.text(first_line)[: first_column - 1]
     class_name = _class_name(context, function.name)
-    lines = _cell_class(class_name, indentation, input_name, layers, outputs.id, images)
+    lines = _cell_class(class_name, indentation, input_name, layers, outputs.id, images, _takes_ids(steps, input_name))
     last = body[end]
     made = f"{class_name}()"
     lines.append(f"{indentation}return {made}" if type(last) is ast.Return else f"{indentation}{ast.unparse(last.targets[0])} = {made}")  # type: ignore[attr-defined]
@@ -201,17 +211,23 @@ def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.Asyn
     return edits
 
 
-def _layer_step(context: RuleContext, statement: ast.stmt) -> tuple[str, ast.Call, str, str] | None:
-    """(layer name, constructor call, output variable, input variable) of `x = layers.Name(...)(y)`."""
+def _takes_ids(steps: list[_Step], input_name: str) -> bool:
+    """Whether the model's input feeds only layers of token ids (Embedding)."""
+    readers = [name for name, _, _, sources in steps if input_name in sources]
+    return bool(readers) and all(name in ID_LAYERS for name in readers)
+
+
+def _layer_step(context: RuleContext, statement: ast.stmt) -> _Step | None:
+    """The step of `x = layers.Name(...)(y)`, or `(query, value)` for attention."""
     if type(statement) is not ast.Assign or len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name:
         return None
     value = statement.value
-    if type(value) is not ast.Call or type(value.func) is not ast.Call or len(value.args) != 1 or value.keywords:
+    if type(value) is not ast.Call or type(value.func) is not ast.Call or not value.args or value.keywords:
         return None
     name = _keras(context, value.func.func)
-    if name is None or type(value.args[0]) is not ast.Name:
+    if name is None or not all(type(argument) is ast.Name for argument in value.args):
         return None
-    return name, value.func, statement.targets[0].id, value.args[0].id
+    return name, value.func, statement.targets[0].id, tuple(argument.id for argument in value.args)  # type: ignore[attr-defined]
 
 
 # --- Sequential: model = keras.Sequential([keras.Input(shape=...), layers.Conv2D(...), ...]) --------------------
@@ -250,14 +266,14 @@ def _sequential_edit(context: RuleContext, target: ast.Name, call: ast.Call) -> 
     if None in names:
         raise NotConverted("an entry of the list is not a Keras layer")
     images = any(name in IMAGE_LAYERS for name in names)
-    steps = [(name, each, "x", "x") for name, each in zip(names, calls, strict=True) if name is not None]
+    steps: list[_Step] = [(name, each, "x", ("x",)) for name, each in zip(names, calls, strict=True) if name is not None]
     layers = _layers_of(context, steps, _shape_of(shape_node, shape_text, images), images)
     statement_line, column, _, _ = context.factory.span(target)
     indentation = context.factory.lines.text(statement_line)[: column - 1]
     if indentation.strip():
         raise NotConverted("the Sequential call is not a statement of its own")
     class_name = _class_name(context, target.id)
-    lines = _cell_class(class_name, indentation, "x", layers, "x", images)
+    lines = _cell_class(class_name, indentation, "x", layers, "x", images, names[0] in ID_LAYERS)
     lines.append(f"{indentation}{target.id} = {class_name}()")
     _, _, end_line, end_column = context.factory.span(call)
     return TextEdit(statement_line, 1, end_line, end_column, "\n".join(lines))
@@ -276,6 +292,18 @@ _FLAGS = (
             return tf.keras.Model(inputs, outputs)
 
         model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), layers.Dense(2)])  # expect: MS255
+        """, codes=("MS255",)),
+    Example("mindspore", """
+        import keras
+        from keras import layers
+
+        def build_encoder():
+            tokens = keras.Input(shape=(16,))  # expect: MS255
+            x = layers.Embedding(1000, 32)(tokens)
+            x = layers.MultiHeadAttention(num_heads=4, key_dim=8)(x, x)
+            x = layers.LayerNormalization()(x)
+            outputs = layers.GlobalAveragePooling1D()(x)
+            return keras.Model(tokens, outputs)
         """, codes=("MS255",)),
 )
 _LEAVES_ALONE = (

@@ -1,0 +1,147 @@
+"""Runs each Keras layer the model rewrites convert and the MindSpore Cell they write for it side by side.
+
+The Cell is the one the fix writes (`analysis/rules/keras_sequence_layers.convert` on the same constructor source),
+its weights are the Keras layer's, copied over (Keras' (in, heads, size) kernels reshaped and transposed into
+MindSpore's (out, in)); both get the same input and the outputs are compared (inference mode). TensorFlow and
+MindSpore need different numpy releases, so each side runs in its own venv:
+
+    /tmp/ascend-migrate-tensorflow/venv/bin/python -m tools.keras_layer_check keras --output /tmp/keras_layers.npz
+    PYTHONPATH=server /work/kbvenv/bin/python -m tools.keras_layer_check mindspore /tmp/keras_layers.npz \
+        --output mappings/verification/keras_layers_numeric.yaml
+
+The record says per layer `agree` (every output within 1e-5) or `differ` with the largest difference; CI stage 39
+runs both sides and fails when the record it gets differs from the committed one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from pathlib import Path
+
+TOLERANCE = 1e-5
+# (Keras constructor as the code writes it, input shapes with the batch, "ids" or "float" inputs)
+CASES = (
+    ("layers.Embedding(input_dim=50, output_dim=8)", ((3, 6),), "ids"),
+    ("layers.Embedding(50, 8, mask_zero=False)", ((3, 6),), "ids"),
+    ("layers.LayerNormalization(epsilon=1e-6)", ((3, 5, 8),), "float"),
+    ("layers.LayerNormalization()", ((3, 5, 8),), "float"),
+    ("layers.MultiHeadAttention(num_heads=2, key_dim=4)", ((3, 5, 8), (3, 5, 8)), "float"),
+    ("layers.MultiHeadAttention(num_heads=4, key_dim=2, use_bias=False)", ((3, 5, 8), (3, 7, 8)), "float"),
+    ("layers.MultiHeadAttention(num_heads=2, key_dim=4)", ((3, 5, 8), (3, 7, 6)), "float"),
+    ("layers.MultiHeadAttention(num_heads=2, key_dim=4)", ((3, 5, 8), (3, 7, 6), (3, 7, 6)), "float"),
+    ("layers.GlobalAveragePooling1D()", ((3, 5, 8),), "float"),
+)
+
+
+def _inputs(numpy, index: int) -> list:
+    shapes, kind = CASES[index][1], CASES[index][2]
+    generator = numpy.random.default_rng(index)
+    if kind == "ids":
+        return [generator.integers(0, 50, size=shape).astype("int32") for shape in shapes]
+    return [generator.normal(size=shape).astype("float32") for shape in shapes]
+
+
+def run_keras(output: Path) -> None:
+    import keras
+    import numpy
+
+    arrays = {}
+    for index, (source, _, _) in enumerate(CASES):
+        layer = eval(source, {"layers": keras.layers})  # the constructor text of the case table above
+        inputs = _inputs(numpy, index)
+        result = layer(*inputs)
+        arrays[f"{index}/output"] = numpy.asarray(result)
+        for weight in layer.weights:
+            arrays[f"{index}/weight/{weight.path.split('/', 1)[1]}"] = numpy.asarray(weight)
+    numpy.savez(output, **arrays)
+
+
+def _attention_weights(weights: dict, numpy) -> dict:
+    """Keras' query/key/value kernels (in, heads, size) and output kernel (heads, size, out) as MindSpore's."""
+    def projection(name: str):
+        kernel = weights[f"{name}/kernel"]
+        return kernel.reshape(kernel.shape[0], -1).T
+
+    copied = {}
+    if projection("query").shape == projection("key").shape == projection("value").shape:
+        copied["in_proj_weight"] = numpy.concatenate([projection(name) for name in ("query", "key", "value")])
+    else:
+        for name, short in (("query", "q"), ("key", "k"), ("value", "v")):
+            copied[f"{short}_proj_weight"] = projection(name)
+    if "query/bias" in weights:
+        copied["in_proj_bias"] = numpy.concatenate([weights[f"{name}/bias"].reshape(-1) for name in ("query", "key", "value")])
+        copied["out_proj.bias"] = weights["attention_output/bias"]
+    output_kernel = weights["attention_output/kernel"]
+    copied["out_proj.weight"] = output_kernel.reshape(-1, output_kernel.shape[-1]).T
+    return copied
+
+
+def _cell_weights(name: str, weights: dict, numpy) -> dict:
+    if name == "Embedding":
+        return {"embedding_table": weights["embeddings"]}
+    if name == "MultiHeadAttention":
+        return _attention_weights(weights, numpy)
+    return dict(weights)  # LayerNormalization: gamma, beta by the same names
+
+
+def run_mindspore(recorded: Path, output: Path) -> None:
+    import mindspore
+    import numpy
+
+    from ascend_migrate.analysis.rules.keras_sequence_layers import convert
+
+    arrays = numpy.load(recorded)
+    lines = ["# Keras layers and the Cells the model rewrites write for them, run side by side with the Keras weights",
+             "# copied (tools/keras_layer_check.py: tensorflow 2.21.0 / keras 3.15.1 and mindspore 2.10.0 on CPU).",
+             f"# agree: every output within {TOLERANCE}.", "layers:"]
+    for index, (source, shapes, _) in enumerate(CASES):
+        call = ast.parse(source, mode="eval").body
+        assert isinstance(call, ast.Call)
+        name = ast.unparse(call.func).rsplit(".", 1)[-1]
+        converted = convert(name, call, tuple(tuple(shape[1:]) for shape in shapes), False)
+        namespace: dict = {"mindspore": mindspore}
+        cell = eval(converted.cell, namespace) if converted.cell else None  # the text the fix writes
+        prefix = f"{index}/weight/"
+        weights = {key[len(prefix):]: arrays[key] for key in arrays.files if key.startswith(prefix)}
+        if cell is not None:
+            cell.set_train(False)
+            parameters = {parameter.name: parameter for parameter in cell.get_parameters()}
+            for parameter_name, value in _cell_weights(name, weights, numpy).items():
+                parameters[parameter_name].set_data(mindspore.Tensor(value))
+        inputs = [mindspore.Tensor(array) for array in _inputs(numpy, index)]
+        namespace.update({"cell": cell, **{f"input_{position}": value for position, value in enumerate(inputs)}})
+        expression = converted.applied.format(*(f"input_{position}" for position in range(len(inputs))), cell="cell")
+        result = eval(expression, namespace).asnumpy()
+        expected = arrays[f"{index}/output"]
+        difference = float(numpy.max(numpy.abs(result - expected))) if result.shape == expected.shape else None
+        if difference is None:
+            verdict = f"differ: output shape {result.shape}, Keras {expected.shape}"
+        elif difference <= TOLERANCE:
+            verdict = "agree"
+        else:
+            verdict = f"differ: largest difference {difference:.2g}"
+        lines += [f"- keras: '{source}'", f"  inputs: {[list(shape) for shape in shapes]}",
+                  f"  mindspore: '{converted.cell}'", f"  applied: '{expression}'", f"  result: '{verdict}'"]
+    output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sides = parser.add_subparsers(dest="side", required=True)
+    keras_side = sides.add_parser("keras", help="run the Keras layers (tensorflow venv)")
+    keras_side.add_argument("--output", type=Path, required=True)
+    mindspore_side = sides.add_parser("mindspore", help="run the Cells and compare (mindspore venv)")
+    mindspore_side.add_argument("recorded", type=Path)
+    mindspore_side.add_argument("--output", type=Path, required=True)
+    arguments = parser.parse_args(argv)
+    if arguments.side == "keras":
+        run_keras(arguments.output)
+    else:
+        run_mindspore(arguments.recorded, arguments.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
