@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import sys
 from pathlib import Path
 
@@ -33,10 +34,20 @@ CASES = (
     ("layers.MultiHeadAttention(num_heads=2, key_dim=4)", ((3, 5, 8), (3, 7, 6), (3, 7, 6)), "float"),
     ("layers.GlobalAveragePooling1D()", ((3, 5, 8),), "float"),
 )
+# keras.ops calls whose fix renames them: (the call with its inputs named input_0, ...; input shapes; kind). The
+# MindSpore side runs the text the engine's fix writes for the call.
+FUNCTIONS = (
+    ("keras.ops.arange(start=0, stop=7, step=2)", (), "float"),
+    ("keras.ops.arange(5)", (), "float"),
+    ("keras.ops.arange(start=1, stop=input_0.shape[-1])", ((2, 6),), "float"),
+    ("keras.ops.shape(input_0)[-1]", ((2, 6),), "float"),
+    ("keras.ops.convert_to_tensor(input_0)", ((2, 6),), "float"),
+    ("keras.ops.convert_to_tensor(x=input_0)", ((2, 6),), "float"),
+)
 
 
-def _inputs(numpy, index: int) -> list:
-    shapes, kind = CASES[index][1], CASES[index][2]
+def _inputs(numpy, index: int, cases: tuple = CASES) -> list:
+    shapes, kind = cases[index][1], cases[index][2]
     generator = numpy.random.default_rng(index)
     if kind == "ids":
         return [generator.integers(0, 50, size=shape).astype("int32") for shape in shapes]
@@ -55,6 +66,9 @@ def run_keras(output: Path) -> None:
         arrays[f"{index}/output"] = numpy.asarray(result)
         for weight in layer.weights:
             arrays[f"{index}/weight/{weight.path.split('/', 1)[1]}"] = numpy.asarray(weight)
+    for index, (source, _, _) in enumerate(FUNCTIONS):
+        inputs = {f"input_{position}": value for position, value in enumerate(_inputs(numpy, index, FUNCTIONS))}
+        arrays[f"function/{index}/output"] = numpy.asarray(eval(source, {"keras": keras, **inputs}))  # the table above
     numpy.savez(output, **arrays)
 
 
@@ -86,6 +100,24 @@ def _cell_weights(name: str, weights: dict, numpy) -> dict:
     return dict(weights)  # LayerNormalization: gamma, beta by the same names
 
 
+def _fixed_call(source: str) -> str:
+    """The text `ascend-migrate fix --unsafe --target mindspore` writes for the call `source`."""
+    from ascend_migrate.analysis.engine import analyze_file
+    from ascend_migrate.config import Settings
+    from ascend_migrate.fixes import fix_all
+
+    program = f"import keras\nresult = {source}\n"
+    fixed = fix_all(program, analyze_file(program, "check.py", Settings(target="mindspore")).findings, unsafe=True).text
+    return next(line for line in fixed.splitlines() if line.startswith("result = ")).removeprefix("result = ")
+
+
+def _verdict(numpy, result, expected) -> str:
+    if result.shape != expected.shape:
+        return f"differ: output shape {result.shape}, Keras {expected.shape}"
+    difference = float(numpy.max(numpy.abs(result.astype("float64") - expected))) if result.size else 0.0
+    return "agree" if difference <= TOLERANCE else f"differ: largest difference {difference:.2g}"
+
+
 def run_mindspore(recorded: Path, output: Path) -> None:
     import mindspore
     import numpy
@@ -114,16 +146,20 @@ def run_mindspore(recorded: Path, output: Path) -> None:
         namespace.update({"cell": cell, **{f"input_{position}": value for position, value in enumerate(inputs)}})
         expression = converted.applied.format(*(f"input_{position}" for position in range(len(inputs))), cell="cell")
         result = eval(expression, namespace).asnumpy()
-        expected = arrays[f"{index}/output"]
-        difference = float(numpy.max(numpy.abs(result - expected))) if result.shape == expected.shape else None
-        if difference is None:
-            verdict = f"differ: output shape {result.shape}, Keras {expected.shape}"
-        elif difference <= TOLERANCE:
-            verdict = "agree"
-        else:
-            verdict = f"differ: largest difference {difference:.2g}"
-        lines += [f"- keras: '{source}'", f"  inputs: {[list(shape) for shape in shapes]}",
-                  f"  mindspore: '{converted.cell}'", f"  applied: '{expression}'", f"  result: '{verdict}'"]
+        verdict = _verdict(numpy, result, arrays[f"{index}/output"])
+        lines += [f"- keras: {json.dumps(source)}", f"  inputs: {[list(shape) for shape in shapes]}",
+                  f"  mindspore: {json.dumps(converted.cell)}", f"  applied: {json.dumps(expression)}", f"  result: {json.dumps(verdict)}"]
+    lines.append("functions:")
+    for index, (source, shapes, _) in enumerate(FUNCTIONS):
+        written = _fixed_call(source)
+        inputs = {f"input_{position}": mindspore.Tensor(value) for position, value in enumerate(_inputs(numpy, index, FUNCTIONS))}
+        try:
+            result = numpy.asarray(eval(written, {"mindspore": mindspore, **inputs}))  # the text the fix writes
+            verdict = _verdict(numpy, result, arrays[f"function/{index}/output"])
+        except (TypeError, ValueError, RuntimeError) as error:
+            verdict = f"differ: raised {type(error).__name__}"
+        lines += [f"- keras: {json.dumps(source)}", f"  inputs: {[list(shape) for shape in shapes]}",
+                  f"  mindspore: {json.dumps(written)}", f"  result: {json.dumps(verdict)}"]
     output.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

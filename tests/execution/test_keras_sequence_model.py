@@ -1,5 +1,6 @@
 """A Keras text classifier of the sequence layers (Embedding, self-attention MultiHeadAttention, LayerNormalization,
-GlobalAveragePooling1D, Dense) as a functional model, with compile/fit: fixed with `fix --write --unsafe --target
+GlobalAveragePooling1D, Dense) as a functional model, with compile/fit, and a token-and-position embedding layer
+(keras-io's shape: Embeddings built in __init__, keras.ops.shape/arange in call) applied to a tensor: fixed with `fix --write --unsafe --target
 mindspore` in both eras and run with the real mindspore 2.10 on CPU, where no TensorFlow is installed. It proves the
 MS255 sequence-layer conversions (docs/fixes.md); their numbers are checked layer by layer against Keras by
 tools/keras_layer_check.py. Needs mindspore (CI stage 38-execution); skips cleanly without it."""
@@ -19,7 +20,19 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, r
 PROGRAM = textwrap.dedent('''
     import numpy as np
     import keras
-    from keras import layers
+    from keras import layers, ops
+
+
+    class TokenAndPositionEmbedding(layers.Layer):
+        def __init__(self, maxlen, vocab_size, embed_dim):
+            super().__init__()
+            self.token_emb = layers.Embedding(input_dim=vocab_size, output_dim=embed_dim)
+            self.pos_emb = layers.Embedding(input_dim=maxlen, output_dim=embed_dim)
+
+        def call(self, x):
+            maxlen = ops.shape(x)[-1]
+            positions = ops.arange(start=0, stop=maxlen, step=1)
+            return self.token_emb(x) + self.pos_emb(positions)
 
 
     def build_classifier(maxlen, vocab_size):
@@ -40,6 +53,8 @@ PROGRAM = textwrap.dedent('''
     model.fit(x_train, y_train, batch_size=32, epochs=1)
     probabilities = model(x_train[:4])
     print("trained and predicted", tuple(probabilities.shape))
+    embedded = TokenAndPositionEmbedding(16, 1000, 32)(ops.convert_to_tensor(x_train[:4]))
+    print("embedded", tuple(embedded.shape))
 ''')
 
 
@@ -55,4 +70,4 @@ def test_the_fixed_classifier_trains_and_predicts_on_mindspore(era: str, tmp_pat
     run = subprocess.run([sys.executable, script.name], cwd=tmp_path, capture_output=True, text=True, timeout=600,
                          env=dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore"))
     assert run.returncode == 0, "\n".join((run.stdout + run.stderr).splitlines()[-25:])
-    assert "trained and predicted (4, 2)" in run.stdout
+    assert "trained and predicted (4, 2)" in run.stdout and "embedded (4, 16, 32)" in run.stdout

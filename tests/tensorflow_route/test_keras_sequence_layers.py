@@ -1,5 +1,6 @@
 """The sequence layers of the Keras model rewrites (MS255: Embedding, MultiHeadAttention, LayerNormalization,
-GlobalAveragePooling1D): what they write, where they refuse and say why, and that the side-by-side record
+GlobalAveragePooling1D), the sub-layers and keras.ops calls fixed on their own (an Embedding in a layer's __init__,
+keras.ops.shape/arange/convert_to_tensor): what they write, where they refuse and say why, and that the side-by-side record
 (mappings/verification/keras_layers_numeric.yaml, tools/keras_layer_check.py) is of the Cells written now.
 Running a fixed model is tests/execution/test_keras_sequence_model.py."""
 
@@ -10,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import yaml
-from tools.keras_layer_check import CASES
+from tools.keras_layer_check import CASES, FUNCTIONS
 
 from ascend_migrate.analysis.rules.keras_sequence_layers import convert
 from ascend_migrate.fixes import fix_all
@@ -80,3 +81,43 @@ def test_the_side_by_side_record_is_of_the_cells_written_now_and_all_agree():
         shapes = tuple(tuple(shape[1:]) for shape in row["inputs"])
         assert convert(name, call, shapes, False).cell == row["mindspore"], "re-run tools/keras_layer_check.py"
         assert row["result"] == "agree", row
+
+
+def test_the_record_of_the_keras_ops_calls_is_of_the_fixes_written_now(scan):
+    record = yaml.safe_load(RECORD.read_text(encoding="utf-8"))["functions"]
+    assert [row["keras"] for row in record] == [source for source, _, _ in FUNCTIONS]
+    for row in record:
+        program = f"import keras\nresult = {row['keras']}\n"
+        fixed = fix_all(program, scan(program).findings, unsafe=True).text
+        assert f"result = {row['mindspore']}\n" in fixed, "re-run tools/keras_layer_check.py"
+        assert row["result"] == "agree", row
+
+
+LAYER = """
+    import numpy as np
+    from keras import layers, ops
+
+    class TokenAndPositionEmbedding(layers.Layer):
+        def __init__(self, maxlen, vocab_size, embed_dim):
+            super().__init__()
+            self.token_emb = layers.Embedding(input_dim=vocab_size, output_dim=embed_dim)
+            self.pos_emb = layers.Embedding(maxlen, embed_dim, mask_zero=True)
+
+        def call(self, x):
+            positions = ops.arange(start=0, stop=ops.shape(x)[-1], step=1)
+            return self.token_emb(x) + self.pos_emb(positions)
+
+    embedded = TokenAndPositionEmbedding(16, 1000, 32)(ops.convert_to_tensor(np.ones((2, 16)), dtype="int32"))
+"""
+
+
+def test_sub_layers_and_keras_ops_are_fixed_where_their_sizes_are_in_the_code_and_say_why_elsewhere(scan):
+    source = textwrap.dedent(LAYER)
+    findings = scan(source).findings
+    fixed = fix_all(source, findings, unsafe=True).text
+    assert "self.token_emb = mindspore.nn.Embedding(vocab_size, embed_dim, embedding_table=mindspore.common.initializer.Uniform(0.05))" in fixed
+    assert "positions = mindspore.ops.arange(start=0, end=mindspore.ops.shape(x)[-1], step=1)" in fixed
+    masked = next(finding for finding in findings if finding.line == 9)
+    assert masked.fix is None and "mask_zero=True" in masked.message
+    converted = next(finding for finding in findings if finding.line == 15 and finding.api.endswith("convert_to_tensor"))
+    assert converted.fix is None and "dtype string" in converted.message

@@ -9,6 +9,7 @@ from ascend_migrate.analysis.findings import Fix
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
+from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
@@ -90,7 +91,7 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
 def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | NotFixed | None:
     if entry.fix == "none":
         return None
-    builder = BUILDERS.get((context.route, entry.api))
+    builder = BUILDERS.get((context.route, entry.api)) or KERAS_LAYER_BUILDERS.get((context.route, entry.api))
     if builder is not None:
         built = builder(context, entry, None, call, span, root)
         if built is not NotImplemented:  # NotImplemented: not this entry's shape (another era's target)
