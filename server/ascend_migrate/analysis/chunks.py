@@ -38,6 +38,9 @@ class Chunk:
     referenced: frozenset = frozenset()
     # the classes the chunk defines at module level (name → ClassInfo), from the pre-pass
     class_infos: dict = field(default_factory=dict)
+    # the first line of earlier chunks whose text a rule read for this chunk's findings (a module-level Keras
+    # model made of the statements above it): an edit from there on needs this chunk walked again
+    reads_from: int | None = None
 
 
 def parse_module(lines: list[str], first_line: int = 1) -> list[Chunk]:

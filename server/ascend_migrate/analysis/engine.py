@@ -312,6 +312,7 @@ class ChunkRunner:
             chunk.statements = []
             chunk.written = tuple(self.walker.module_writes)
             chunk.referenced = frozenset(self.walker.referenced)
+            chunk.reads_from = self.context.reads_from
 
     def _refresh_import_names(self) -> None:
         self.context.factory.forget_renderings()

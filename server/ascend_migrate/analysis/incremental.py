@@ -113,6 +113,8 @@ def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit
     region_new_end = chunks[last].end + delta
     if region_new_end < region_start:
         return None
+    if any(chunk.reads_from is not None and chunk.reads_from <= chunks[last].end for chunk in chunks[last + 1:]):
+        return None  # a later chunk's findings were computed from the edited text (RuleContext.read_earlier_lines)
     old_region = chunks[first:last + 1]
     old_names = _bound_names(old_region)
 
@@ -243,4 +245,5 @@ def _shifted(chunk: Chunk, delta: int) -> Chunk:
         written=chunk.written,
         referenced=chunk.referenced,
         class_infos=chunk.class_infos,
+        reads_from=chunk.reads_from + delta if chunk.reads_from is not None else None,
     )

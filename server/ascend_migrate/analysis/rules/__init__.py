@@ -6,7 +6,7 @@ receivers, method definitions), strings (device, backend and environment-variabl
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
 properties pitfalls), training_step (the MindSpore route's training step), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
-(Keras functional/Sequential models as Cells), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
+(Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
 (tf.data from arrays as mindspore.dataset).
 """
 
@@ -17,6 +17,7 @@ from ascend_migrate.analysis.rules import (
     imports,
     keras_layer_class,
     keras_model,
+    keras_module_model,
     keras_training,
     methods,
     names,
@@ -41,6 +42,7 @@ RULES: tuple[Rule, ...] = (
     pitfalls.RULE,
     keras_layer_class.RULE,
     keras_model.RULE,
+    keras_module_model.RULE,
     keras_training.RULE,
     tf_data.RULE,
 )

@@ -95,6 +95,7 @@ class RuleContext:
         self.findings: list[Finding] = []
         self._reported: set[tuple[Span, str]] = set()
         self._module_scope: Callable[[], dict] = dict
+        self.reads_from: int | None = None  # see read_earlier_lines
 
     def resolve_with(self, resolver: Any) -> None:
         """Bind the resolution functions of the walker that feeds this context."""
@@ -129,10 +130,16 @@ class RuleContext:
         self._reported.add(key)
         self.findings.append(finding)
 
+    def read_earlier_lines(self, first_line: int) -> None:
+        """Say that this chunk's findings were computed from the module's text from `first_line` on (statements
+        of earlier chunks): an incremental analysis then walks it again after an edit there."""
+        self.reads_from = first_line if self.reads_from is None else min(self.reads_from, first_line)
+
     def reset(self) -> None:
         """Start a new chunk: findings and de-duplication are per chunk."""
         self.findings = []
         self._reported = set()
+        self.reads_from = None
 
 
 def build_hooks(rules: Iterable[Rule], active_patterns: Mapping[str, object]) -> dict[str, tuple[Handler, ...]]:

@@ -20,6 +20,10 @@ from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 def _sizeless_layer(context, entry, node, call, span, root) -> Fix | NotFixed | None:
     if call is None:
         return None
+    _, _, end_line, end_column = context.factory.span(call)
+    if context.factory.lines.text(end_line)[end_column - 1:].lstrip().startswith("("):
+        return NotFixed("the layer is applied where it is built (`layers.Embedding(...)(x)`): the model rewrite (MS255) "
+                        "converts it with its model")
     name = entry.api.rsplit(".", 1)[-1]
     try:
         converted = convert(name, call, ((),), False)  # an input of unknown rank: only the Cell's own sizes are used

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections.abc import Callable
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, Example, Matcher, Rule, RuleContext
@@ -37,15 +38,15 @@ class _Layer:
 
 
 # (layer name, its constructor call, the output variable, the input variables in the Keras call's order)
-_Step = tuple[str, ast.Call, str, tuple[str, ...]]
+Step = tuple[str, ast.Call, str, tuple[str, ...]]
 
 
-def _keras(context: RuleContext, node: ast.expr) -> str | None:
+def keras_layer_name(context: RuleContext, node: ast.expr) -> str | None:
     qualified = context.qualified_name(node)
     return keras_name(context.view.aliases.canonical(qualified)) if qualified else None
 
 
-def _input_shape(call: ast.Call) -> tuple[ast.expr | None, str]:
+def input_shape(call: ast.Call) -> tuple[ast.expr | None, str]:
     """The `shape` of `keras.Input(...)` (node and text); an input of another dtype is not rewritten (the Cell
     converts its input to float32, keras.Input's default)."""
     if any(keyword.arg not in ("shape", "name", "batch_size") for keyword in call.keywords) or len(call.args) > 1:
@@ -54,7 +55,7 @@ def _input_shape(call: ast.Call) -> tuple[ast.expr | None, str]:
     return node, ast.unparse(node) if node is not None else ""
 
 
-def _shape_of(node: ast.expr | None, text: str, images: bool) -> tuple[Dim, ...]:
+def shape_of(node: ast.expr | None, text: str, images: bool) -> tuple[Dim, ...]:
     if isinstance(node, ast.Name):
         rank = 3 if images else 1  # an image is (height, width, channels); a vector's size is its last entry
         return tuple(f"{node.id}[{position - rank}]" for position in range(rank))
@@ -71,7 +72,7 @@ def _attribute(name: str, used: set[str]) -> str:
     return attribute
 
 
-def _class_name(context: RuleContext, base: str) -> str:
+def cell_class_name(context: RuleContext, base: str) -> str:
     words = [word for word in base.split("_") if word and word not in ("build", "make", "create", "get")] or ["model"]
     name = "".join(word[:1].upper() + word[1:] for word in words) + "Cell"
     while context.lookup(name) is not None:
@@ -79,7 +80,7 @@ def _class_name(context: RuleContext, base: str) -> str:
     return name
 
 
-def _cell_class(name: str, indentation: str, input_name: str, layers: list[_Layer], output: str, images: bool, ids: bool) -> list[str]:
+def cell_class(name: str, indentation: str, input_name: str, layers: list[_Layer], output: str, images: bool, ids: bool) -> list[str]:
     inner, body = indentation + INDENT, indentation + 2 * INDENT
     lines = [f"{indentation}class {name}(mindspore.nn.Cell):", f"{inner}def __init__(self):", f"{body}super().__init__()"]
     lines += [f"{body}self.{layer.attribute} = {layer.cell}" for layer in layers if layer.attribute]
@@ -95,26 +96,29 @@ def _cell_class(name: str, indentation: str, input_name: str, layers: list[_Laye
     return lines
 
 
-def _layers_of(context: RuleContext, steps: list[_Step], shape: tuple[Dim, ...], images: bool) -> list[_Layer]:
-    """Each step as a Cell attribute (or a function) and its construct line."""
+def layers_of(context: RuleContext, steps: list[Step], shape: tuple[Dim, ...], images: bool,
+              line_of: Callable[[ast.AST], int] | None = None) -> list[_Layer]:
+    """Each step as a Cell attribute (or a function) and its construct line. `line_of`: a node's line in the
+    file, for nodes not of the walked chunk (keras_module_model)."""
+    line_of = line_of or (lambda node: statement_line(context, node))
     shapes = {steps[0][3][0]: shape} if steps else {}
     used: set[str] = set()
     layers = []
     for name, call, target, sources in steps:
         unknown = [source for source in sources if source not in shapes]
         if unknown:
-            raise NotConverted(f"line {_line(context, call)}: `{unknown[0]}` is not an output of the layers before")
+            raise NotConverted(f"line {line_of(call)}: `{unknown[0]}` is not an output of the layers before")
         try:
             converted = convert(name, call, tuple(shapes[source] for source in sources), images)
         except NotConverted as error:
-            raise NotConverted(f"line {_line(context, call)}, layers.{name}: {error}") from None
+            raise NotConverted(f"line {line_of(call)}, layers.{name}: {error}") from None
         shapes[target] = converted.shape
         attribute = _attribute(name, used) if converted.cell else ""
         layers.append(_Layer(attribute, converted.cell, target, converted.applied.format(*sources, cell=f"self.{attribute}")))
     return layers
 
 
-def _report(context: RuleContext, pattern: str, node: ast.AST, edits: list[TextEdit] | None, reason: str | None, roots: tuple[str, ...]) -> None:
+def report(context: RuleContext, pattern: str, node: ast.AST, edits: list[TextEdit] | None, reason: str | None, roots: tuple[str, ...]) -> None:
     entries = context.view.patterns.get(pattern)
     if not entries:
         return
@@ -136,10 +140,10 @@ def _report(context: RuleContext, pattern: str, node: ast.AST, edits: list[TextE
 def _whole_lines(context: RuleContext, first: ast.stmt, last: ast.stmt, text: str) -> TextEdit:
     """An edit replacing the statements' whole lines (their indentation included)."""
     _, _, end_line, end_column = context.factory.span(last)
-    return TextEdit(_line(context, first), 1, end_line, end_column, text)
+    return TextEdit(statement_line(context, first), 1, end_line, end_column, text)
 
 
-def _line(context: RuleContext, node: ast.AST) -> int:
+def statement_line(context: RuleContext, node: ast.AST) -> int:
     """The node's line in the file (a large module's pieces number their lines from 1)."""
     return context.factory.span(node)[0]  # type: ignore[arg-type]
 
@@ -148,7 +152,7 @@ def _line(context: RuleContext, node: ast.AST) -> int:
 
 def on_function(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
     body = node.body
-    start = next((index for index, statement in enumerate(body) if _is_input(context, statement)), None)
+    start = next((index for index, statement in enumerate(body) if is_input(context, statement)), None)
     if start is None:
         return
     end = next((index for index in range(start + 1, len(body)) if _model_call(context, body[index]) is not None), None)
@@ -163,29 +167,29 @@ def on_function(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionD
         edits = _functional_edits(context, node, start, end, input_name)
     except NotConverted as error:
         reason = str(error)
-    _report(context, FUNCTIONAL, first, edits, reason, keras_roots(context, [*body[start:end + 1], *([node.returns] if node.returns else [])]))
+    report(context, FUNCTIONAL, first, edits, reason, keras_roots(context, [*body[start:end + 1], *([node.returns] if node.returns else [])]))
 
 
-def _is_input(context: RuleContext, statement: ast.stmt) -> bool:
+def is_input(context: RuleContext, statement: ast.stmt) -> bool:
     return (type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
-            and type(statement.value) is ast.Call and _keras(context, statement.value.func) in ("Input", "InputLayer"))
+            and type(statement.value) is ast.Call and keras_layer_name(context, statement.value.func) in ("Input", "InputLayer"))
 
 
 def _model_call(context: RuleContext, statement: ast.stmt) -> ast.Call | None:
     value = statement.value if type(statement) in (ast.Return, ast.Assign) else None  # type: ignore[attr-defined]
-    if type(value) is ast.Call and _keras(context, value.func) in ("Model", "Functional"):
+    if type(value) is ast.Call and keras_layer_name(context, value.func) in ("Model", "Functional"):
         return value
     return None
 
 
 def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.AsyncFunctionDef, start: int, end: int, input_name: str) -> list[TextEdit]:
     body = function.body
-    shape_node, shape_text = _input_shape(body[start].value)  # type: ignore[attr-defined]
-    steps: list[_Step] = []
+    shape_node, shape_text = input_shape(body[start].value)  # type: ignore[attr-defined]
+    steps: list[Step] = []
     for statement in body[start + 1:end]:
-        step = _layer_step(context, statement)
+        step = layer_step(context, statement)
         if step is None:
-            raise NotConverted(f"line {_line(context, statement)} is not `variable = layers.Layer(...)(variable)`: write the model as a Cell by hand")
+            raise NotConverted(f"line {statement_line(context, statement)} is not `variable = layers.Layer(...)(variable)`: write the model as a Cell by hand")
         steps.append(step)
     model = _model_call(context, body[end])
     assert model is not None
@@ -194,37 +198,37 @@ def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.Asyn
     if not (type(inputs) is ast.Name and inputs.id == input_name and type(outputs) is ast.Name) or set(arguments) - {"inputs", "outputs", "name"}:
         raise NotConverted("the model does not take one input and one output by name")
     images = any(name in IMAGE_LAYERS for name, *_ in steps)
-    layers = _layers_of(context, steps, _shape_of(shape_node, shape_text, images), images)
+    layers = layers_of(context, steps, shape_of(shape_node, shape_text, images), images)
     if outputs.id not in {layer.target for layer in layers}:
         raise NotConverted(f"`{outputs.id}` is not made by the layers")
     first_line, first_column, _, _ = context.factory.span(body[start])
     indentation = context.factory.lines.text(first_line)[: first_column - 1]
-    class_name = _class_name(context, function.name)
-    lines = _cell_class(class_name, indentation, input_name, layers, outputs.id, images, _takes_ids(steps, input_name))
+    class_name = cell_class_name(context, function.name)
+    lines = cell_class(class_name, indentation, input_name, layers, outputs.id, images, takes_ids(steps, input_name))
     last = body[end]
     made = f"{class_name}()"
     lines.append(f"{indentation}return {made}" if type(last) is ast.Return else f"{indentation}{ast.unparse(last.targets[0])} = {made}")  # type: ignore[attr-defined]
     edits = [_whole_lines(context, body[start], last, "\n".join(lines))]
-    if function.returns is not None and _keras(context, function.returns) in ("Model", "Functional", "Sequential"):
+    if function.returns is not None and keras_layer_name(context, function.returns) in ("Model", "Functional", "Sequential"):
         line, column, end_line, end_column = context.factory.span(function.returns)
         edits.append(TextEdit(line, column, end_line, end_column, "mindspore.nn.Cell"))
     return edits
 
 
-def _takes_ids(steps: list[_Step], input_name: str) -> bool:
+def takes_ids(steps: list[Step], input_name: str) -> bool:
     """Whether the model's input feeds only layers of token ids (Embedding)."""
     readers = [name for name, _, _, sources in steps if input_name in sources]
     return bool(readers) and all(name in ID_LAYERS for name in readers)
 
 
-def _layer_step(context: RuleContext, statement: ast.stmt) -> _Step | None:
+def layer_step(context: RuleContext, statement: ast.stmt) -> Step | None:
     """The step of `x = layers.Name(...)(y)`, or `(query, value)` for attention."""
     if type(statement) is not ast.Assign or len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name:
         return None
     value = statement.value
     if type(value) is not ast.Call or type(value.func) is not ast.Call or not value.args or value.keywords:
         return None
-    name = _keras(context, value.func.func)
+    name = keras_layer_name(context, value.func.func)
     if name is None or not all(type(argument) is ast.Name for argument in value.args):
         return None
     return name, value.func, statement.targets[0].id, tuple(argument.id for argument in value.args)  # type: ignore[attr-defined]
@@ -233,7 +237,7 @@ def _layer_step(context: RuleContext, statement: ast.stmt) -> _Step | None:
 # --- Sequential: model = keras.Sequential([keras.Input(shape=...), layers.Conv2D(...), ...]) --------------------
 
 def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
-    if type(value) is not ast.Call or _keras(context, value.func) != "Sequential" or len(targets) != 1 or type(targets[0]) is not ast.Name:
+    if type(value) is not ast.Call or keras_layer_name(context, value.func) != "Sequential" or len(targets) != 1 or type(targets[0]) is not ast.Name:
         return
     target = targets[0]
     edits: list[TextEdit] | None = None
@@ -242,7 +246,7 @@ def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr
         edits = [_sequential_edit(context, target, value)]
     except NotConverted as error:
         reason = str(error)
-    _report(context, SEQUENTIAL, target, edits, reason, keras_roots(context, [value]))
+    report(context, SEQUENTIAL, target, edits, reason, keras_roots(context, [value]))
 
 
 def _sequential_edit(context: RuleContext, target: ast.Name, call: ast.Call) -> TextEdit:
@@ -250,8 +254,8 @@ def _sequential_edit(context: RuleContext, target: ast.Name, call: ast.Call) -> 
     if type(listed) is not ast.List or not listed.elts or not all(type(element) is ast.Call for element in listed.elts):
         raise NotConverted("the layers are not given as a list in the Sequential call (model.add(...) builds it later)")
     calls: list[ast.Call] = list(listed.elts)  # type: ignore[arg-type]
-    if _keras(context, calls[0].func) in ("Input", "InputLayer"):
-        shape_node, shape_text = _input_shape(calls[0])
+    if keras_layer_name(context, calls[0].func) in ("Input", "InputLayer"):
+        shape_node, shape_text = input_shape(calls[0])
         calls = calls[1:]
     else:
         shape_node = next((keyword.value for keyword in calls[0].keywords if keyword.arg == "input_shape"), None)
@@ -262,18 +266,18 @@ def _sequential_edit(context: RuleContext, target: ast.Name, call: ast.Call) -> 
         first = calls[0]
         calls[0] = ast.Call(first.func, first.args, [keyword for keyword in first.keywords if keyword.arg != "input_shape"])
         ast.copy_location(calls[0], first)
-    names = [_keras(context, each.func) for each in calls]
+    names = [keras_layer_name(context, each.func) for each in calls]
     if None in names:
         raise NotConverted("an entry of the list is not a Keras layer")
     images = any(name in IMAGE_LAYERS for name in names)
-    steps: list[_Step] = [(name, each, "x", ("x",)) for name, each in zip(names, calls, strict=True) if name is not None]
-    layers = _layers_of(context, steps, _shape_of(shape_node, shape_text, images), images)
+    steps: list[Step] = [(name, each, "x", ("x",)) for name, each in zip(names, calls, strict=True) if name is not None]
+    layers = layers_of(context, steps, shape_of(shape_node, shape_text, images), images)
     statement_line, column, _, _ = context.factory.span(target)
     indentation = context.factory.lines.text(statement_line)[: column - 1]
     if indentation.strip():
         raise NotConverted("the Sequential call is not a statement of its own")
-    class_name = _class_name(context, target.id)
-    lines = _cell_class(class_name, indentation, "x", layers, "x", images, names[0] in ID_LAYERS)
+    class_name = cell_class_name(context, target.id)
+    lines = cell_class(class_name, indentation, "x", layers, "x", images, names[0] in ID_LAYERS)
     lines.append(f"{indentation}{target.id} = {class_name}()")
     _, _, end_line, end_column = context.factory.span(call)
     return TextEdit(statement_line, 1, end_line, end_column, "\n".join(lines))

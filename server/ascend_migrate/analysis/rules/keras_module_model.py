@@ -1,0 +1,174 @@
+"""A functional Keras model written at module level → an `nn.Cell` class (MS255, MindSpore route; issue 21).
+
+    inputs = layers.Input(shape=(200,))                class ModelCell(mindspore.nn.Cell):
+    x = layers.Embedding(20000, 32)(inputs)     →          ...
+    outputs = layers.Dense(2)(x)                       model = ModelCell()
+    model = keras.Model(inputs=inputs, outputs=outputs)
+
+Each top-level statement is a chunk of its own, so the rule reads the statements above the `keras.Model(...)`
+statement from the module's text (parsed here; names resolved in the module scope) and tells the engine so
+(`RuleContext.read_earlier_lines`: an edit there walks this chunk again). The run starts at the last
+`inputs = keras.Input(...)` above; every statement from there to the model must apply a Keras layer
+(`x = layers.L(...)(x)`), else the finding names the line and has no fix. The layers, their sizes and the Cell
+written are those of the model rewrites in `keras_model.py`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, NotConverted, keras_name, keras_roots
+from ascend_migrate.analysis.rules.keras_model import (
+    FUNCTIONAL,
+    Step,
+    cell_class,
+    cell_class_name,
+    input_shape,
+    layers_of,
+    report,
+    shape_of,
+    takes_ids,
+)
+from ascend_migrate.analysis.symbols import dotted_parts, qualify
+
+
+def _keras(context: RuleContext, node: ast.expr) -> str | None:
+    """The Keras name of a node of the re-parsed text. Resolved here, not with `context.qualified_name`, which
+    memoises by node identity and must see only the walked chunk's nodes."""
+    dotted = dotted_parts(node)
+    if dotted is None:
+        return None
+    qualified = qualify(context.lookup(dotted[0]), dotted[1])
+    return keras_name(context.view.aliases.canonical(qualified)) if qualified else None
+
+
+def _model_names(context: RuleContext, call: ast.Call) -> tuple[str, str] | None:
+    """(inputs, outputs) of `keras.Model(inputs=a, outputs=b)` / `keras.Model(a, b)` with names, else None."""
+    qualified = context.qualified_name(call.func)
+    if qualified is None or keras_name(context.view.aliases.canonical(qualified)) not in ("Model", "Functional"):
+        return None
+    arguments = {**dict(zip(("inputs", "outputs"), call.args, strict=False)), **{k.arg: k.value for k in call.keywords if k.arg}}
+    inputs, outputs = arguments.get("inputs"), arguments.get("outputs")
+    if type(inputs) is not ast.Name or type(outputs) is not ast.Name or set(arguments) - {"inputs", "outputs", "name"}:
+        return None
+    return inputs.id, outputs.id
+
+
+def _step(context: RuleContext, statement: ast.stmt) -> Step | None:
+    """`x = layers.Name(...)(y)` (or `(query, value)`) in the re-parsed text."""
+    if type(statement) is not ast.Assign or len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name:
+        return None
+    value = statement.value
+    if type(value) is not ast.Call or type(value.func) is not ast.Call or not value.args or value.keywords:
+        return None
+    name = _keras(context, value.func.func)
+    if name is None or not all(type(argument) is ast.Name for argument in value.args):
+        return None
+    return name, value.func, statement.targets[0].id, tuple(argument.id for argument in value.args)  # type: ignore[attr-defined]
+
+
+def _not_a_step(context: RuleContext, statement: ast.stmt) -> str:
+    """Why a statement in the run is not a layer application, naming its line (and a layer class of this file)."""
+    value = statement.value if type(statement) is ast.Assign else None
+    called = value.func if type(value) is ast.Call else None
+    if type(called) is ast.Call:
+        called = called.func  # `x = Block(32)(x)`: built and applied at once
+    binding = context.lookup(called.id) if type(called) is ast.Name else None
+    if binding is not None and binding[0] == "class":
+        return (f"line {statement.lineno}: `{called.id}` is a layer class of this file (its input sizes are not "  # type: ignore[union-attr]
+                "followed into it): write the model as a Cell that calls it in construct")
+    return f"line {statement.lineno} is not `variable = layers.Layer(...)(variable)`: write the model as a Cell by hand"
+
+
+def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
+    if type(value) is not ast.Call or len(targets) != 1 or type(targets[0]) is not ast.Name:
+        return
+    target = targets[0]
+    line, column, _, _ = context.factory.span(target)
+    if column != 1:
+        return  # not a top-level statement: a model built in a function is keras_model's
+    names = _model_names(context, value)
+    if names is None:
+        return
+    lines = context.factory.lines
+    if lines.first_line != 1:
+        return  # a piece of a large module: the statements above are not at hand
+    try:
+        above = ast.parse("\n".join(lines.text(number) for number in range(1, line))).body
+    except SyntaxError:
+        return
+    input_name, output_name = names
+    start = next((index for index in range(len(above) - 1, -1, -1) if _is_input(context, above[index], input_name)), None)
+    if start is None:
+        return
+    context.read_earlier_lines(above[start].lineno)
+    edits: list[TextEdit] | None = None
+    reason: str | None = None
+    try:
+        edits = [_edit(context, above[start:], target, value, input_name, output_name)]
+    except NotConverted as error:
+        reason = str(error)
+    report(context, FUNCTIONAL, target, edits, reason, (*keras_roots(context, [value]), *_roots(context, above[start:])))
+
+
+def _is_input(context: RuleContext, statement: ast.stmt, name: str) -> bool:
+    return (type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
+            and statement.targets[0].id == name and type(statement.value) is ast.Call
+            and _keras(context, statement.value.func) in ("Input", "InputLayer"))
+
+
+def _roots(context: RuleContext, statements: list[ast.stmt]) -> tuple[str, ...]:
+    """The imported names (keras, layers) the replaced statements used."""
+    roots: list[str] = []
+    for statement in statements:
+        for node in ast.walk(statement):
+            if type(node) is ast.Name and node.id not in roots:
+                binding = context.lookup(node.id)
+                if binding is not None and binding[0] == "import" and str(binding[1]).split(".")[0] in ("tensorflow", "keras", "tf_keras"):
+                    roots.append(node.id)
+    return tuple(roots)
+
+
+def _edit(context: RuleContext, run: list[ast.stmt], target: ast.Name, model: ast.Call, input_name: str, output_name: str) -> TextEdit:
+    first = run[0]
+    shape_node, shape_text = input_shape(first.value)  # type: ignore[attr-defined]
+    steps: list[Step] = []
+    for statement in run[1:]:
+        step = _step(context, statement)
+        if step is None:
+            raise NotConverted(_not_a_step(context, statement))
+        steps.append(step)
+    images = any(name in IMAGE_LAYERS for name, *_ in steps)
+    layers = layers_of(context, steps, shape_of(shape_node, shape_text, images), images, line_of=lambda node: getattr(node, "lineno", 0))
+    if output_name not in {layer.target for layer in layers}:
+        raise NotConverted(f"`{output_name}` is not made by the layers")
+    name = cell_class_name(context, target.id)
+    text = cell_class(name, "", input_name, layers, output_name, images, takes_ids(steps, input_name))
+    text += ["", "", f"{target.id} = {name}()"]  # a class among module statements: blank lines as PEP 8 sets them
+    _, _, end_line, end_column = context.factory.span(model)
+    return TextEdit(first.lineno, 1, end_line, end_column, "\n".join(text))
+
+
+_FLAGS = (
+    Example("mindspore", """
+        import keras
+        from keras import layers
+
+        inputs = layers.Input(shape=(16,))
+        x = layers.Embedding(1000, 32)(inputs)
+        x = layers.GlobalAveragePooling1D()(x)
+        outputs = layers.Dense(2, activation="softmax")(x)
+        model = keras.Model(inputs=inputs, outputs=outputs)  # expect: MS255
+        """, codes=("MS255",)),
+)
+_LEAVES_ALONE = (
+    Example("mindspore", """
+        import keras
+
+        model = keras.Model()
+        """, codes=("MS255",)),
+)
+
+RULE = Rule(name="keras_module_model", hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)
