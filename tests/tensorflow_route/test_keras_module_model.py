@@ -80,3 +80,14 @@ def test_an_edit_of_a_layer_above_the_model_gives_what_a_full_analysis_gives(kno
     inserted = "\n".join([*lines[:6], "# a comment", *lines[6:]])
     incremental = analyze_document(inserted, "model.py", settings, before, LineEdit(7, 6, 7), knowledge_base)
     assert _comparable(incremental) == _comparable(analyze_module(inserted, "model.py", settings, knowledge_base))
+
+
+def test_an_edit_of_the_model_statement_itself_reads_the_statements_above_again(knowledge_base):
+    settings = Settings(target="mindspore")
+    before = analyze_module(MODULE_MODEL, "model.py", settings, knowledge_base)
+    lines = MODULE_MODEL.split("\n")
+    line = lines.index("model = keras.Model(inputs=inputs, outputs=outputs)") + 1
+    edited = "\n".join([*lines[:line - 1], 'model = keras.Model(inputs=inputs, outputs=outputs, name="classifier")', *lines[line:]])
+    incremental = analyze_document(edited, "model.py", settings, before, LineEdit(line, line, line), knowledge_base)
+    assert _comparable(incremental) == _comparable(analyze_module(edited, "model.py", settings, knowledge_base))
+    assert any(finding.code == "MS255" and finding.fix is not None for finding in incremental.findings)

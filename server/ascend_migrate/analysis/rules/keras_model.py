@@ -221,14 +221,15 @@ def takes_ids(steps: list[Step], input_name: str) -> bool:
     return bool(readers) and all(name in ID_LAYERS for name in readers)
 
 
-def layer_step(context: RuleContext, statement: ast.stmt) -> Step | None:
-    """The step of `x = layers.Name(...)(y)`, or `(query, value)` for attention."""
+def layer_step(context: RuleContext, statement: ast.stmt, name_of: Callable[[ast.expr], str | None] | None = None) -> Step | None:
+    """The step of `x = layers.Name(...)(y)`, or `(query, value)` for attention. `name_of`: a callee's Keras name,
+    for nodes not of the walked chunk (keras_module_model)."""
     if type(statement) is not ast.Assign or len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name:
         return None
     value = statement.value
     if type(value) is not ast.Call or type(value.func) is not ast.Call or not value.args or value.keywords:
         return None
-    name = keras_layer_name(context, value.func.func)
+    name = name_of(value.func.func) if name_of is not None else keras_layer_name(context, value.func.func)
     if name is None or not all(type(argument) is ast.Name for argument in value.args):
         return None
     return name, value.func, statement.targets[0].id, tuple(argument.id for argument in value.args)  # type: ignore[attr-defined]

@@ -26,6 +26,7 @@ from ascend_migrate.analysis.rules.keras_model import (
     cell_class,
     cell_class_name,
     input_shape,
+    layer_step,
     layers_of,
     report,
     shape_of,
@@ -54,19 +55,6 @@ def _model_names(context: RuleContext, call: ast.Call) -> tuple[str, str] | None
     if type(inputs) is not ast.Name or type(outputs) is not ast.Name or set(arguments) - {"inputs", "outputs", "name"}:
         return None
     return inputs.id, outputs.id
-
-
-def _step(context: RuleContext, statement: ast.stmt) -> Step | None:
-    """`x = layers.Name(...)(y)` (or `(query, value)`) in the re-parsed text."""
-    if type(statement) is not ast.Assign or len(statement.targets) != 1 or type(statement.targets[0]) is not ast.Name:
-        return None
-    value = statement.value
-    if type(value) is not ast.Call or type(value.func) is not ast.Call or not value.args or value.keywords:
-        return None
-    name = _keras(context, value.func.func)
-    if name is None or not all(type(argument) is ast.Name for argument in value.args):
-        return None
-    return name, value.func, statement.targets[0].id, tuple(argument.id for argument in value.args)  # type: ignore[attr-defined]
 
 
 def _not_a_step(context: RuleContext, statement: ast.stmt) -> str:
@@ -136,7 +124,7 @@ def _edit(context: RuleContext, run: list[ast.stmt], target: ast.Name, model: as
     shape_node, shape_text = input_shape(first.value)  # type: ignore[attr-defined]
     steps: list[Step] = []
     for statement in run[1:]:
-        step = _step(context, statement)
+        step = layer_step(context, statement, name_of=lambda node: _keras(context, node))
         if step is None:
             raise NotConverted(_not_a_step(context, statement))
         steps.append(step)
