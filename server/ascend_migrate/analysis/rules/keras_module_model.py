@@ -71,12 +71,12 @@ def _not_a_step(context: RuleContext, statement: ast.stmt) -> str:
 
 
 def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
-    if type(value) is not ast.Call or len(targets) != 1 or type(targets[0]) is not ast.Name:
-        return
+    if type(value) is not ast.Call or len(targets) != 1 or type(targets[0]) is not ast.Name or targets[0].col_offset:
+        return  # not `name = call(...)` as a top-level statement (a model built in a function is keras_model's)
+    if not context.view.patterns.get(FUNCTIONAL):
+        return  # not the MindSpore route
     target = targets[0]
-    line, column, _, _ = context.factory.span(target)
-    if column != 1:
-        return  # not a top-level statement: a model built in a function is keras_model's
+    line = context.factory.span(target)[0]
     names = _model_names(context, value)
     if names is None:
         return
