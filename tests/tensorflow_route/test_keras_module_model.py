@@ -36,6 +36,8 @@ def test_a_module_level_functional_model_becomes_one_cell_class(scan):
     findings = scan(MODULE_MODEL).findings
     (model,) = _model_findings(scan(MODULE_MODEL))
     assert model.line == 12 and model.fix is not None
+    (embedding,) = [finding for finding in findings if finding.api.endswith("Embedding")]
+    assert embedding.fix is None and "converted with its model by the model rewrite (MS255" in embedding.message  # not twice
     fixed = fix_all(MODULE_MODEL, findings, unsafe=True).text
     assert "self.embedding = mindspore.nn.Embedding(1000, 32, " in fixed
     assert "x = mindspore.ops.mean(x, 1)" in fixed

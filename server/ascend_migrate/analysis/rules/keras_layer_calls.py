@@ -22,8 +22,8 @@ def _sizeless_layer(context, entry, node, call, span, root) -> Fix | NotFixed | 
         return None
     _, _, end_line, end_column = context.factory.span(call)
     if context.factory.lines.text(end_line)[end_column - 1:].lstrip().startswith("("):
-        return NotFixed("the layer is applied where it is built (`layers.Embedding(...)(x)`): the model rewrite (MS255) "
-                        "converts it with its model")
+        return NotFixed("the layer is applied where it is built (`layers.Embedding(...)(x)`): it is converted with its "
+                        "model by the model rewrite (MS255; that finding says why when it has no fix)")
     name = entry.api.rsplit(".", 1)[-1]
     try:
         converted = convert(name, call, ((),), False)  # an input of unknown rank: only the Cell's own sizes are used
