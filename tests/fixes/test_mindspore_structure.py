@@ -456,3 +456,15 @@ def test_a_call_in_a_form_the_equivalent_target_refuses_is_a_difference_there_wi
     assert "usual = mindspore.mint.randint(0, 10, (3,))" in text or "usual = mint.randint(0, 10, (3,))" in text
     assert "sized = torch.randint(0, 10, size=(3,))" in text
     assert "fixed_p = torch.bernoulli(weights, p=0.3)" in text and "positional_p = torch.bernoulli(weights, 0.3)" in text
+
+
+def test_cpu_is_dropped_and_numpy_kept():
+    text = fixed("""
+        import torch
+
+        def sample(model, z):
+            image = model.decode(torch.randn(4, 20)).cpu()
+            return image, z.cpu().numpy()
+    """, OPS_NN)
+    assert "image = model.decode(mindspore.ops.randn(4, 20))\n" in text
+    assert "return image, z.numpy()\n" in text  # mindspore.Tensor.numpy copies to the host (2.10)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector_paused, parse_module, plan_pieces
+from ascend_migrate.analysis.dictionary_keys import KEYS_MARK, WATCHED_MARK
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.one_per_edit import one_per_edit
@@ -219,6 +220,7 @@ def replay_bindings(chunks: list[Chunk], classes: dict[str, ClassInfo], walked_b
                 scope[name] = value[0]  # an import binding
             else:
                 scope[name] = ("import", value[0])  # a marker such as <transfer_to_npu>
+    watched: frozenset[str] = frozenset()
     for chunk in chunks[:walked_before]:
         for name, kind, value in chunk.written:
             if kind == "class":
@@ -228,6 +230,10 @@ def replay_bindings(chunks: list[Chunk], classes: dict[str, ClassInfo], walked_b
                 continue  # what a class's methods return: held by its ClassInfo, recorded for change detection
             else:
                 scope[name] = (kind, value)
+                if kind == "keys":  # a module-level dict's keys (walker.finish_chunk): known ones are watched
+                    watched = watched - {name[:-len(KEYS_MARK)]} if value is None else watched | {name[:-len(KEYS_MARK)]}
+    if watched:
+        scope[WATCHED_MARK] = ("watched", watched)
     return scope
 
 
@@ -299,6 +305,7 @@ class ChunkRunner:
             self.walker.start_chunk()
             try:
                 self.walker.visit_all(chunk.statements)
+                self.walker.finish_chunk()
             except RecursionError:
                 chunk.error = MAX_NESTING_MESSAGE
                 chunk.error_line = chunk.start

@@ -18,6 +18,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from ascend_migrate.analysis.chunks import Chunk, collector_paused, parse_module
+from ascend_migrate.analysis.dictionary_keys import KEYS_MARK
 from ascend_migrate.analysis.engine import (
     ChunkRunner,
     ModuleAnalysis,
@@ -143,6 +144,8 @@ def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit
     runner.walk(region, scope_for)
     new_names = _bound_names(region)
     changed = {name for name in old_names.keys() | new_names.keys() if old_names.get(name) != new_names.get(name)}
+    # A module-level dict's keys changed: the chunks that use the dict may now follow it, or stop (walker.watched).
+    changed |= {name[:-len(KEYS_MARK)] for name in changed if name.endswith(KEYS_MARK)}
     if changed:
         if not _rebindings_stay_local(changed):
             return None

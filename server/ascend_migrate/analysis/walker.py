@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from ascend_migrate.analysis.dictionary_keys import KEYS_MARK, WATCHED_MARK, dictionary_keys
 from ascend_migrate.analysis.project_classes import project_module_type
 from ascend_migrate.analysis.rules import RULES
 from ascend_migrate.analysis.rules.api import (
@@ -91,7 +92,15 @@ class Walker:
         # Per scope (parallel to `assigned`): name → what built the dict it holds, in order: `{...}` and `dict(...)`
         # literals assigned to it, then its `.update(...)`/`.setdefault(...)` calls, `d[key] = ...` and `d |= ...`
         # statements (`context.assigned_dicts`), so a rule can tell which keys `**d` may pass (DataLoader options).
-        self.dictionaries: list[dict[str, list[ast.AST]]] = [{}]
+        self.dictionaries: list[dict[str, list[Any]]] = [{}]
+        # Module-level dicts are followed across top-level statements too: a chunk ends by writing the keys each
+        # dict it changed may hold as `name**` → ("keys", frozenset or None) into the module scope (replayed like
+        # any module-level write), and the next chunks start from that. `watched`: the module-level dicts whose keys
+        # are known, so that a use the tracker does not understand (`f(kwargs)`, an alias, a write in a function)
+        # makes them unknown; `permitted`: the name nodes of the uses it understands (`**kwargs`, `kwargs.get(...)`).
+        self.watched: set[str] = set()
+        self.permitted: set[int] = set()
+        self.touched: set[str] = set()
         # Per function being walked: what each of its return statements gives (`returned_shape`).
         self.returns: list[list[Returned | None]] = []
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
@@ -149,6 +158,7 @@ class Walker:
             ast.BinOp: self.visit_binary_operation,
             ast.Match: self.visit_match,
             ast.Return: self.visit_return,
+            ast.Global: self.visit_global,
         })
         dispatch.update(_IGNORED)
         if not self._on_string:
@@ -180,6 +190,29 @@ class Walker:
         self._qualified_names.clear()
         self.assigned = [{}]
         self.dictionaries = [{}]
+        watched = self.scopes[0].get(WATCHED_MARK)
+        self.watched = set(watched[1]) if watched is not None else set()
+        self.permitted = set()
+        self.touched = set()
+
+    def finish_chunk(self) -> None:
+        """Write the keys each module-level dict this chunk changed may hold (None: unknown), for the next chunks."""
+        if not self.touched:
+            return
+        module = self.scopes[0]
+        table = self.dictionaries[0]
+        watched = module.get(WATCHED_MARK)
+        known_names = set(watched[1]) if watched is not None else set()
+        for name in sorted(self.touched):
+            keys = dictionary_keys(self.assigned_dicts, name) if name in table else None
+            known = frozenset(keys) if keys is not None else None
+            module[name + KEYS_MARK] = ("keys", known)
+            self.module_writes.append((name + KEYS_MARK, "keys", known))
+            if known is None:
+                known_names.discard(name)
+            else:
+                known_names.add(name)
+        module[WATCHED_MARK] = ("watched", frozenset(known_names))
 
     def visit_all(self, nodes) -> None:
         dispatch = self._dispatch
@@ -212,6 +245,8 @@ class Walker:
                 return  # `except ImportError: torch = None`: keep what the import means for the rest
         scopes[-1][name] = binding
         if len(scopes) == 1:  # a module-level name: part of what the chunk contributes to the module
+            if name in self.watched:
+                self.touched.add(name)  # rebound: a dict assigned now adds its keys again (remember_dictionary)
             kind, value = binding
             self.module_writes.append((name, kind, value.name if kind == "class" else value))
 
@@ -229,14 +264,55 @@ class Walker:
         """Keep `name = {...}` / `name = dict(...)` / `name = {...} if c else {...}` (every branch's); any other value
         forgets the name (an IfExp that is no dict choice is answered as unknown by the reader)."""
         table = self.dictionaries[-1]
+        module_level = len(self.dictionaries) == 1
         if type(value) in _DICTIONARY_SHAPES or _calls_dict(value):
-            table.setdefault(name, []).append(value)
+            entries = table.get(name) if not module_level else self.module_dictionary(name)
+            if entries is None:
+                entries = table[name] = []
+            entries.append(value)  # at module level after what earlier statements built: any branch may have run
+            if module_level:
+                self.watched.add(name)
+                self.touched.add(name)
         elif name in table:
             del table[name]
 
-    def assigned_dicts(self, name: str) -> list[ast.AST]:
+    def module_dictionary(self, name: str) -> list[Any] | None:
+        """What built the module-level dict `name` so far: this chunk's record, which starts from the keys the
+        statements above left (`name**`, read through `lookup` so that a change there walks this chunk again)."""
+        table = self.dictionaries[0]
+        entries = table.get(name)
+        if entries is None:
+            marker = self.lookup(name + KEYS_MARK)
+            if marker is not None and marker[0] == "keys":
+                entries = table[name] = [marker[1]]
+        return entries
+
+    def record_write(self, name: str, node: ast.AST) -> None:
+        """`d.update(...)`, `d[key] = ...`, `d |= ...` on a dict this scope follows (at module level: one the statements
+        above built too)."""
+        if len(self.dictionaries) > 1:
+            entries = self.dictionaries[-1].get(name)
+        else:
+            entries = self.module_dictionary(name)
+            if entries is not None:
+                self.touched.add(name)
+        if entries is not None:
+            entries.append(node)
+
+    def forget_keys(self, name: str) -> None:
+        """A use of the module-level dict `name` the tracker does not understand: its keys are unknown from here on."""
+        entries = self.module_dictionary(name)
+        if entries is not None:
+            entries.append(None)
+        self.watched.discard(name)
+        self.touched.add(name)
+
+    def assigned_dicts(self, name: str) -> list[Any]:
         """What built the dict `name` holds in the innermost scope so far (empty when not a dict built here)."""
-        return self.dictionaries[-1].get(name, [])
+        entries = self.dictionaries[-1].get(name)
+        if entries is None and len(self.dictionaries) == 1:
+            entries = self.module_dictionary(name)
+        return entries or []
 
     def assigned_values(self, name: str) -> list[ast.expr]:
         """The string-shaped expressions assigned to `name` in the innermost scope so far (empty when it is bound
@@ -415,9 +491,23 @@ class Walker:
         binding = scopes[-1].get(node.id) if len(scopes) > 1 else None
         if binding is None:  # not a local of the innermost function: the full lookup (which records the name)
             binding = self.lookup(node.id)
+            if self.watched and node.id in self.watched and id(node) not in self.permitted and self.module_name(node.id):
+                self.forget_keys(node.id)
         if binding is not None and binding[0] == "import":
             for handler in self._on_reference:
                 handler(self.context, binding[1], node, None, node.id)
+
+    def module_name(self, name: str) -> bool:
+        """Whether `name` here is the module-level variable (no function, lambda or comprehension around binds it)."""
+        scopes = self.scopes
+        innermost = len(scopes) - 1
+        return not any(name in scopes[index] and (index == innermost or _CLASS_SCOPE not in scopes[index])
+                       for index in range(innermost, 0, -1))
+
+    def visit_global(self, node: ast.Global) -> None:
+        for name in node.names:
+            if name in self.watched:
+                self.forget_keys(name)  # the function may rebind it whenever it is called
 
     def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None, intermediate: bool = False) -> None:
         qualified = self.qualified_name(node)
@@ -430,6 +520,8 @@ class Walker:
         if type(value) is ast.Attribute:
             self.visit_attribute(value, None, intermediate=True)
         else:
+            if self.watched and type(value) is ast.Name and node.attr in _DICTIONARY_READS:
+                self.permitted.add(id(value))  # kwargs.get("shuffle"): a read
             self._dispatch[type(value)](value)
         if self._on_attribute:
             receiver_type = self.infer(value)
@@ -462,6 +554,8 @@ class Walker:
                 dispatch[type(argument)](argument)
             for keyword in node.keywords:
                 value = keyword.value
+                if keyword.arg is None and self.watched and type(value) is ast.Name:
+                    self.permitted.add(id(value))  # f(**kwargs): the keys are read, the dict is not given away
                 dispatch[type(value)](value)
         context = self.context
         for handler in self._on_call:
@@ -530,6 +624,8 @@ class Walker:
     def visit_subscript(self, node: ast.Subscript) -> None:
         dispatch = self._dispatch
         value, index = node.value, node.slice
+        if self.watched and type(value) is ast.Name and type(node.ctx) is ast.Load:
+            self.permitted.add(id(value))  # kwargs["batch_size"]: a read
         dispatch[type(value)](value)
         dispatch[type(index)](index)
         for handler in self._on_subscript:
@@ -544,6 +640,10 @@ class Walker:
         for key in node.keys:
             if key is not None:  # None: a `**mapping` entry
                 self.visit_compared_only(key)  # `{nn.MaxPool1d: rule}`: a key is looked up, never called
+            elif self.watched:
+                value = node.values[node.keys.index(key)]
+                if type(value) is ast.Name:
+                    self.permitted.add(id(value))  # {**kwargs}: a copy of its keys
         self.visit_all(node.values)
         for handler in self._on_dict:
             handler(self.context, node)
@@ -552,11 +652,15 @@ class Walker:
         value = node.value
         if type(value) is ast.Constant and type(value.value) is str:
             return  # a docstring or a bare string: prose, never a finding
+        updated: str | None = None  # d.update(...) / d.setdefault(...): the dict it writes
+        if type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Name and \
+                value.func.attr in ("update", "setdefault"):
+            updated = value.func.value.id
+            if len(self.dictionaries) == 1 and updated in self.watched:
+                self.permitted.add(id(value.func.value))  # recorded below
         self._dispatch[type(value)](value)
-        if type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Name:
-            updated = self.dictionaries[-1].get(value.func.value.id)
-            if updated is not None and value.func.attr in ("update", "setdefault"):
-                updated.append(value)
+        if updated is not None:
+            self.record_write(updated, value)
 
     def visit_return(self, node: ast.Return) -> None:
         value = node.value
@@ -574,7 +678,10 @@ class Walker:
         value = node.value
         self._dispatch[type(value)](value)
         value_type = self.infer(value)
+        module_level = len(self.dictionaries) == 1
         for target in node.targets:
+            if module_level and self.watched and type(target) is ast.Subscript and type(target.value) is ast.Name:
+                self.permitted.add(id(target.value))  # kwargs["shuffle"] = True at module level: recorded below
             if (type(target) is ast.Tuple or type(target) is ast.List) and type(value) is ast.Call:
                 returned = self.call_returns(value)  # optimizer, scheduler = helper()
                 if type(returned) is tuple and len(returned) == len(target.elts):
@@ -589,8 +696,8 @@ class Walker:
             if type(target) is ast.Name:
                 if self.dictionaries[-1] or type(value) in _DICTIONARY_SHAPES or _calls_dict(value):  # else: nothing to keep or forget
                     self.remember_dictionary(target.id, value)
-            elif type(target) is ast.Subscript and type(target.value) is ast.Name and target.value.id in self.dictionaries[-1]:
-                self.dictionaries[-1][target.value.id].append(target)  # d["shuffle"] = True
+            elif type(target) is ast.Subscript and type(target.value) is ast.Name:
+                self.record_write(target.value.id, target)  # d["shuffle"] = True
         for handler in self._on_assignment:
             handler(self.context, node.targets, value)
 
@@ -623,8 +730,8 @@ class Walker:
     def visit_augmented_assign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
         target = node.target
-        if type(target) is ast.Name and target.id in self.dictionaries[-1]:
-            self.dictionaries[-1][target.id].append(node)  # d |= other
+        if type(target) is ast.Name:
+            self.record_write(target.id, node)  # d |= other
         if type(target) is not ast.Name:
             self.visit(target)
 
@@ -854,6 +961,8 @@ _NODE_CLASSES = _node_classes()
 _LIBRARY_ROOTS = ("torch.", "torch_npu.", "mindspore.", "numpy.", "os.", "sys.", "math.", "argparse.", "collections.", "typing.",
                   "tensorflow.", "keras.", "apex.", "transformers.")
 _DICTIONARY_SHAPES = frozenset({ast.Dict, ast.IfExp})  # what remember_dictionary keeps, with dict(...) calls
+# Methods that only read a dict: a module-level dict whose keys are followed keeps them through these.
+_DICTIONARY_READS = frozenset({"get", "keys", "items", "values", "copy", "__contains__"})
 
 
 def _calls_dict(value: ast.expr) -> bool:

@@ -11,6 +11,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from ascend_migrate.analysis.dictionary_keys import dictionary_keys
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.cell_dtype import METHOD_BUILDERS as CAST_METHOD_BUILDERS
 from ascend_migrate.analysis.rules.embedding import BUILDERS as EMBEDDING_BUILDERS
@@ -144,8 +145,9 @@ def source_text(context, node: ast.AST) -> str:
 
 
 def _drop_device_call(context, entry, node: ast.Attribute, call, span) -> Fix | None:
-    """`x.to(device)`, `model.to(device)`, `x.cuda()`, `model.cuda()` → `x` / `model`: MindSpore places every
-    tensor and cell on the process's device (mindspore.set_device), so the call has nothing left to do."""
+    """`x.to(device)`, `model.to(device)`, `x.cuda()`, `model.cuda()`, `x.cpu()` → `x` / `model`: MindSpore places
+    every tensor and cell on the process's device (mindspore.set_device), so the call has nothing left to do
+    (`x.cpu().numpy()` → `x.numpy()`: mindspore.Tensor.numpy copies to the host, 2.10)."""
     if call is None or call.func is not node:
         return None
     if node.attr == "to":
@@ -181,6 +183,7 @@ METHOD_BUILDERS = {
     (ROUTE_MINDSPORE, "torch.nn.Module.to"): _drop_device_call,
     (ROUTE_MINDSPORE, "torch.Tensor.cuda"): _drop_device_call,
     (ROUTE_MINDSPORE, "torch.nn.Module.cuda"): _drop_device_call,
+    (ROUTE_MINDSPORE, "torch.Tensor.cpu"): _drop_device_call,
     **SIZE_METHOD_BUILDERS,
     **CAST_METHOD_BUILDERS,
     **STOP_GRADIENT_BUILDERS,
@@ -224,11 +227,12 @@ def _loader_options(context, call: ast.Call) -> dict[str, ast.expr | str] | NotF
     for keyword in call.keywords:
         if keyword.arg is None:
             spread = keyword.value
-            keys = _dictionary_keys(context, spread.id, ()) if isinstance(spread, ast.Name) else None
+            keys = dictionary_keys(context.assigned_dicts, spread.id) if isinstance(spread, ast.Name) else None
             if keys is None or not isinstance(spread, ast.Name):
                 what = f"`**{source_text(context, spread)}`"
-                return NotFixed(f"the keys {what} passes are not known here (built from other than literal keys, `.update(...)` "
-                                "and `d[key] = ...` in this function)")
+                return NotFixed(f"the keys {what} passes are not known here (followed: literal keys, `.update(...)` and "
+                                "`d[key] = ...` in this function, or at module level in the statements above; a use that may "
+                                "change the dict, such as passing it to a call, makes them unknown)")
             unknown = sorted(keys - set(_LOADER_OPTIONS) - set(_LOADER_IGNORED))
             if unknown:
                 return NotFixed(f"`**{spread.id}` may pass {', '.join(unknown)}, which the pipeline cannot carry over")
@@ -246,71 +250,6 @@ def _loader_options(context, call: ast.Call) -> dict[str, ast.expr | str] | NotF
             return NotFixed(f"`{keyword.arg}` is passed twice")
         options[keyword.arg] = keyword.value
     return options
-
-
-def _dictionary_keys(context, name: str, seen: tuple[str, ...]) -> set[str] | None:
-    """Every key the dict `name` may hold here: the union over the literals assigned to it and what updated it
-    (any branch may have run); None when one of them is not spelled out."""
-    built = context.assigned_dicts(name)
-    if not built or name in seen:
-        return None
-    return _union(_keys_built_by(context, node, (*seen, name)) for node in built)
-
-
-def _union(parts) -> set[str] | None:
-    """All the keys of `parts`, or None as soon as one part's keys are not known."""
-    keys: set[str] = set()
-    for found in parts:
-        if found is None:
-            return None
-        keys |= found
-    return keys
-
-
-def _keys_built_by(context, node: ast.AST, seen: tuple[str, ...]) -> set[str] | None:
-    """The keys a `{...}`, `dict(...)`, `d.update(...)`, `d.setdefault(key, ...)`, `d[key] = ...` or `d |= ...` adds."""
-    if type(node) is ast.Subscript:
-        key = node.slice
-        return {key.value} if type(key) is ast.Constant and type(key.value) is str else None
-    if type(node) is ast.AugAssign:
-        return _keys_of_value(context, node.value, seen) if type(node.op) is ast.BitOr else None
-    if type(node) is ast.Dict or type(node) is ast.IfExp:
-        return _keys_of_value(context, node, seen)
-    if type(node) is not ast.Call:
-        return None
-    method = node.func.attr if type(node.func) is ast.Attribute else ""
-    if method == "setdefault":
-        first = node.args[0] if node.args else None
-        return {first.value} if type(first) is ast.Constant and type(first.value) is str and not node.keywords else None
-    if len(node.args) > 1:
-        return None
-    return _union([*(_keys_of_value(context, argument, seen) for argument in node.args),
-                   *({keyword.arg} if keyword.arg is not None else _keys_of_value(context, keyword.value, seen)
-                     for keyword in node.keywords)])
-
-
-def _keys_of_value(context, value: ast.expr, seen: tuple[str, ...]) -> set[str] | None:
-    if type(value) is ast.Name:
-        return _dictionary_keys(context, value.id, seen)
-    if type(value) is ast.IfExp:  # {...} if accel else {}: either may run
-        body, orelse = _keys_of_value(context, value.body, seen), _keys_of_value(context, value.orelse, seen)
-        return None if body is None or orelse is None else body | orelse
-    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict":
-        return _keys_built_by(context, value, seen)
-    if type(value) is not ast.Dict:
-        return None
-    keys: set[str] = set()
-    for key, item in zip(value.keys, value.values, strict=True):
-        if key is None:
-            found = _keys_of_value(context, item, seen)  # {**other, ...}
-            if found is None:
-                return None
-            keys |= found
-        elif type(key) is ast.Constant and type(key.value) is str:
-            keys.add(key.value)
-        else:
-            return None
-    return keys
 
 
 def _columns(context, source: ast.expr) -> tuple[str, list[str]] | None:
