@@ -12,7 +12,8 @@
 # not installed here) adds 18 tests (6 programs x 2 eras + 6 re-scans): 7 min 50 s to 10 min 38 s wall and
 # about 2 min of CPU on the same shared cores (load average about 13).
 # test_mindspore_route.py alone: 9 min 08 s (its mint era now runs under tests/execution/mint_on_cpu.py,
-# past model construction).
+# past model construction); 12 min 07 s on 2026-12-02 with regression running to its end in both eras (busy cores).
+# test_format_spec.py (what mindspore 2.10's Tensor.__format__ accepts, the MS230 entry's source): 18 s.
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"

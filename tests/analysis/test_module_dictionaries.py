@@ -8,9 +8,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from tests.analysis.conftest import assert_every_edit_matches_a_full_analysis
 
-from ascend_migrate.analysis.engine import analyze, analyze_module
-from ascend_migrate.analysis.incremental import LineEdit, analyze_document
+from ascend_migrate.analysis.engine import analyze
 from ascend_migrate.config import Settings
 
 SETTINGS = Settings(target="mindspore", mindspore_version="2.4")
@@ -95,14 +95,4 @@ EDITS = [
 def test_every_edit_of_the_statements_around_the_dict_matches_a_full_analysis(built, between):
     head = HEAD.replace("kwargs = {'num_workers': 1, 'pin_memory': True} if use_accel else {}", built)
     source = head + f"\n\n{between}\n\n" + LOADER + "\n\ndef f():\n    return 1\n" + LOADER
-    lines = source.split("\n")
-    before = analyze_module(source, "train.py", SETTINGS)
-    for line in range(1, len(lines) + 1):
-        for edit_text in EDITS:
-            replacement = edit_text.split("\n") if edit_text else []
-            new_text = "\n".join(lines[:line - 1] + replacement + lines[line:])
-            incremental = analyze_document(new_text, "train.py", SETTINGS, before, LineEdit(line, line, line + len(replacement) - 1))
-            full = analyze_module(new_text, "train.py", SETTINGS)
-            parsed = [f for chunk in incremental.chunks if not chunk.error for f in chunk.findings]  # as a full analysis has them
-            assert [(f.line, f.code, f.api, f.message, f.fix) for f in parsed] == \
-                [(f.line, f.code, f.api, f.message, f.fix) for f in full.findings], (line, edit_text)
+    assert_every_edit_matches_a_full_analysis(source, EDITS, "train.py", SETTINGS)

@@ -70,15 +70,12 @@ PROGRAMS = [
     Program("mnist_rnn", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
             stops={OPS_NN: "the **kwargs pipeline feeds the LSTM, then mindspore.nn.Dropout2d refuses its 2-D input (torch's "
                            "Dropout2d takes it): a layer difference the knowledge base does not list"}),
-    # vae and regression: the mint era (run past its random fills by mint_on_cpu.py) stops where the ops/nn era does
     # vae: the module-level `kwargs` dict is followed into both loaders; the mint era stops at randn_like's kernel
     Program("vae", "main.py", "model = VAE()", ("--epochs", "1", "--batch-size", "64"), stops={OPS_NN:
         "trains its first step through the **kwargs pipelines, then len(train_loader.dataset) fails: a BatchDataset has "
         "no .dataset (the len(loader.dataset) fix is mnist's, the same line there)"}),
-    Program("regression", "main.py", "fc = ", stops=dict.fromkeys((OPS_NN, MINT),
-        "trains to the end (manual SGD step, smooth_l1_loss with torch's reduction), then poly_desc formats tensors "
-        "with '{:+.2f}': torch's 0-d Tensor.__format__ takes a format spec, mindspore 2.10's does not, and the "
-        "values reach poly_desc through parameters of unknown type, so no finding marks the line")),
+    # regression: poly_desc's '{:+.2f}'.format(w) gets w.item() (MS230): its parameters are tensors at every call
+    Program("regression", "main.py", "fc = "),
     Program("super_resolution", "main.py", "model = Net(", ("--upscale_factor", "2")),
     Program("word_language_model", "train.py", "model = RNNModel("),
     Program("dcgan", "main.py", "netD = Discriminator(",

@@ -41,6 +41,10 @@ class Chunk:
     # the first line of earlier chunks whose text a rule read for this chunk's findings (a module-level Keras
     # model made of the statements above it): an edit from there on needs this chunk walked again
     reads_from: int | None = None
+    # module-level functions it defines, calls and uses (walker.function_records; from its walk without hints) and
+    # the parameter hints its findings were made with (analysis/call_sites.py)
+    function_records: tuple = ()
+    hints: tuple = ()
 
 
 def parse_module(lines: list[str], first_line: int = 1) -> list[Chunk]:

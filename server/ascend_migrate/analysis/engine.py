@@ -11,6 +11,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ascend_migrate.analysis.call_sites import hints_for, parameter_hints
 from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector_paused, parse_module, plan_pieces
 from ascend_migrate.analysis.dictionary_keys import KEYS_MARK, WATCHED_MARK
 from ascend_migrate.analysis.emit import FindingFactory
@@ -87,7 +88,38 @@ def analyze_module(source: str, path: str, settings: Settings, knowledge_base: K
         for chunk in chunks:
             chunk.bindings = prepass_bindings(chunk, analysis.bindings, analysis.classes)
         run.walk(chunks)
+        walk_with_parameter_hints(analysis, run, chunks)
     return analysis
+
+
+def walk_with_parameter_hints(analysis: ModuleAnalysis, runner: ChunkRunner, chunks: list[Chunk]) -> None:
+    """Walk again the chunks that define a module-level function every call of which passes tensors to some
+    parameters (analysis/call_sites.py), with those parameters typed, and those walked with hints that no longer
+    hold. Only their findings change: what they bind and record stays that of their walk without hints, so every
+    other chunk is analysed as before (and an incremental analysis reaches the same result)."""
+    hints = parameter_hints((chunk.function_records for chunk in chunks), ENTRY_POINT_MARK in analysis.bindings)
+    for index, chunk in enumerate(chunks):
+        wanted = hints_for(chunk.function_records, hints)
+        if wanted == chunk.hints or chunk.error or chunk.class_infos:
+            continue
+        parsed = parse_module(analysis.lines[chunk.start - 1:chunk.end], first_line=chunk.start)
+        if len(parsed) != 1 or parsed[0].error:
+            continue
+        fresh = parsed[0]
+        fresh.bindings = chunk.bindings
+        runner.walker.parameter_hints = {name: frozenset(names) for name, names in wanted}
+
+        def scope_for(walked: Chunk, position: int = index) -> dict[str, Binding]:
+            return replay_bindings(chunks, analysis.classes, position)
+        try:
+            runner.walk([fresh], scope_for)
+        finally:
+            runner.walker.parameter_hints = {}
+            runner.walker.scopes[0] = analysis.bindings
+        fresh.written, fresh.function_records = chunk.written, chunk.function_records
+        fresh.referenced = chunk.referenced | fresh.referenced
+        fresh.hints = wanted
+        chunks[index] = fresh
 
 
 # A module's syntax tree takes about 190 bytes of memory per character of source: a generated 20 MB file
@@ -116,9 +148,11 @@ def _analyze_in_pieces(lines: list[str], path: str, settings: Settings, knowledg
             chunk.statements = []
         analysis.chunks.extend(piece)
     try:
-        ChunkRunner(analysis, knowledge_base).walk(_chunks_parsed_again(lines, pieces, analysis.chunks, class_infos))
+        runner = ChunkRunner(analysis, knowledge_base)
+        runner.walk(_chunks_parsed_again(lines, pieces, analysis.chunks, class_infos))
     except _PieceChanged:
         return None
+    walk_with_parameter_hints(analysis, runner, analysis.chunks)
     return analysis
 
 
@@ -320,6 +354,7 @@ class ChunkRunner:
             chunk.written = tuple(self.walker.module_writes)
             chunk.referenced = frozenset(self.walker.referenced)
             chunk.reads_from = self.context.reads_from
+            chunk.function_records = tuple(self.walker.function_records)
 
     def _refresh_import_names(self) -> None:
         self.context.factory.forget_renderings()

@@ -26,6 +26,7 @@ from ascend_migrate.analysis.engine import (
     prepass_bindings,
     replay_bindings,
     replay_classes,
+    walk_with_parameter_hints,
 )
 from ascend_migrate.analysis.line_edits import LineEdit
 from ascend_migrate.config import Settings
@@ -161,6 +162,7 @@ def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit
                 if rewalked is None:
                     return None
                 document[index] = rewalked
+    walk_with_parameter_hints(analysis, runner, document)
     analysis.chunks = document
     analysis.bindings = replay_bindings(document, classes, len(document))
     return analysis
@@ -249,4 +251,6 @@ def _shifted(chunk: Chunk, delta: int) -> Chunk:
         referenced=chunk.referenced,
         class_infos=chunk.class_infos,
         reads_from=chunk.reads_from + delta if chunk.reads_from is not None else None,
+        function_records=chunk.function_records,
+        hints=chunk.hints,
     )

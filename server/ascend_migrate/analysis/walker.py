@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from ascend_migrate.analysis.call_sites import STARRED
 from ascend_migrate.analysis.dictionary_keys import KEYS_MARK, WATCHED_MARK, dictionary_keys
 from ascend_migrate.analysis.project_classes import project_module_type
 from ascend_migrate.analysis.rules import RULES
@@ -23,6 +24,7 @@ from ascend_migrate.analysis.rules.api import (
     CLASS_DEFINITION,
     COMPARE,
     DICT,
+    FORMATTED_VALUE,
     FUNCTION_DEFINITION,
     IMPORT,
     LOOP,
@@ -101,6 +103,11 @@ class Walker:
         self.watched: set[str] = set()
         self.permitted: set[int] = set()
         self.touched: set[str] = set()
+        # Module-level functions, for the parameter types their calls give (analysis/call_sites.py): what this chunk
+        # defines ("def", name, positional, keyword-only parameters), calls ("call", name, argument types, keyword
+        # types) and uses otherwise ("escape", name); and the parameters this walk takes as tensors (name → names).
+        self.function_records: list[tuple] = []
+        self.parameter_hints: dict[str, frozenset[str]] = {}
         # Per function being walked: what each of its return statements gives (`returned_shape`).
         self.returns: list[list[Returned | None]] = []
         # id(node) → qualified name; valid while one chunk is walked (its nodes stay alive meanwhile)
@@ -124,6 +131,7 @@ class Walker:
         self._on_method_definition = hooks[METHOD_DEFINITION]
         self._on_class_definition = hooks[CLASS_DEFINITION]
         self._on_loop = hooks[LOOP]
+        self._on_formatted_value = hooks[FORMATTED_VALUE]
         # Every node class the parser can make has an entry (a plain dict: the interpreter's fast path), and so
         # do the scalars that sit in some fields (identifiers, numbers, True/False/None of a match pattern).
         dispatch: dict[type, Callable[[Any], None]] = dict.fromkeys(_NODE_CLASSES, self.visit_children)
@@ -159,6 +167,7 @@ class Walker:
             ast.Match: self.visit_match,
             ast.Return: self.visit_return,
             ast.Global: self.visit_global,
+            ast.FormattedValue: self.visit_formatted_value,
         })
         dispatch.update(_IGNORED)
         if not self._on_string:
@@ -194,6 +203,7 @@ class Walker:
         self.watched = set(watched[1]) if watched is not None else set()
         self.permitted = set()
         self.touched = set()
+        self.function_records = []
 
     def finish_chunk(self) -> None:
         """Write the keys each module-level dict this chunk changed may hold (None: unknown), for the next chunks."""
@@ -377,6 +387,10 @@ class Walker:
                 return self.class_stack[-1].attributes.get(node.attr)
             if node.attr in ("T", "mT", "H", "data", "grad", "real", "imag") and self.infer(value) == TENSOR:
                 return TENSOR
+            if node.attr in ("weight", "bias"):  # fc.weight of a torch.nn layer: a Parameter, a tensor
+                owner = self.infer(value)
+                if owner is not None and owner.startswith("torch.nn.") and self.types.is_module(owner):
+                    return TENSOR
             return None
         if type(node) is ast.BinOp:
             if self.infer(node.left) == TENSOR or self.infer(node.right) == TENSOR:
@@ -493,9 +507,13 @@ class Walker:
             binding = self.lookup(node.id)
             if self.watched and node.id in self.watched and id(node) not in self.permitted and self.module_name(node.id):
                 self.forget_keys(node.id)
-        if binding is not None and binding[0] == "import":
-            for handler in self._on_reference:
-                handler(self.context, binding[1], node, None, node.id)
+        if binding is not None:
+            kind = binding[0]
+            if kind == "import":
+                for handler in self._on_reference:
+                    handler(self.context, binding[1], node, None, node.id)
+            elif kind == "function" and self.module_name(node.id):
+                self.function_records.append(("escape", node.id))  # passed or stored: called from where we cannot see
 
     def module_name(self, name: str) -> bool:
         """Whether `name` here is the module-level variable (no function, lambda or comprehension around binds it)."""
@@ -503,6 +521,11 @@ class Walker:
         innermost = len(scopes) - 1
         return not any(name in scopes[index] and (index == innermost or _CLASS_SCOPE not in scopes[index])
                        for index in range(innermost, 0, -1))
+
+    def visit_formatted_value(self, node: ast.FormattedValue) -> None:
+        self.visit_children(node)
+        for handler in self._on_formatted_value:
+            handler(self.context, node)
 
     def visit_global(self, node: ast.Global) -> None:
         for name in node.names:
@@ -531,10 +554,13 @@ class Walker:
     def visit_call(self, node: ast.Call) -> None:
         func = node.func
         func_type = type(func)
+        called = None  # a module-level function of this file: its call's argument types are recorded
         if type(func) is ast.Attribute:
             self.visit_attribute(func, node)
         elif type(func) is ast.Name:
             binding = self.lookup(func.id)
+            if binding is not None and binding[0] == "function" and self.module_name(func.id):
+                called = func.id
             if binding is not None and binding[0] == "import":
                 for handler in self._on_reference:
                     handler(self.context, binding[1], func, node, func.id)
@@ -557,6 +583,11 @@ class Walker:
                 if keyword.arg is None and self.watched and type(value) is ast.Name:
                     self.permitted.add(id(value))  # f(**kwargs): the keys are read, the dict is not given away
                 dispatch[type(value)](value)
+        if called is not None:
+            infer = self.infer
+            self.function_records.append((
+                "call", called, tuple(STARRED if type(argument) is ast.Starred else infer(argument) for argument in node.args),
+                tuple((keyword.arg or STARRED, infer(keyword.value)) for keyword in node.keywords)))
         context = self.context
         for handler in self._on_call:
             handler(context, node)
@@ -753,8 +784,15 @@ class Walker:
             self.visit(target)
 
     def visit_for(self, node: ast.For | ast.AsyncFor) -> None:
-        self.visit(node.iter)
-        self.visit_target(node.target, None)
+        iterated = node.iter
+        self.visit(iterated)
+        target = node.target
+        if type(iterated) is ast.Call and type(iterated.func) is ast.Name and iterated.func.id == "enumerate" and \
+                len(iterated.args) == 1 and type(target) is ast.Tuple and len(target.elts) == 2 and self.lookup("enumerate") is None:
+            self.visit_target(target.elts[0], None)  # for i, w in enumerate(W): w is an element of W
+            self.visit_target(target.elts[1], TENSOR if self.infer(iterated.args[0]) == TENSOR else None)
+        else:
+            self.visit_target(target, TENSOR if type(target) is ast.Name and self.infer(iterated) == TENSOR else None)
         self.visit_all(node.body)
         self.visit_all(node.orelse)
         for handler in self._on_loop:
@@ -808,6 +846,11 @@ class Walker:
             for handler in self._on_method_definition:
                 handler(context, node, class_type)
         scope: dict[str, Binding] = {}
+        hinted: frozenset[str] = frozenset()
+        if len(self.scopes) == 1:  # a module-level function
+            self.function_records.append(("def", node.name, tuple(argument.arg for argument in positional_arguments(arguments)),
+                                          tuple(argument.arg for argument in arguments.kwonlyargs)))
+            hinted = self.parameter_hints.get(node.name, hinted)
         is_forward = current_class is not None and node.name in _FORWARD_NAMES and self.types.is_module(f"local:{current_class.name}")
         positional = [*arguments.posonlyargs, *arguments.args]
         defaults_start = len(positional) - len(arguments.defaults)
@@ -820,6 +863,8 @@ class Walker:
                 argument_type = f"local:{current_class.name}"
             elif argument_type is None and is_forward and index < defaults_start and index < len(positional):
                 argument_type = TENSOR  # forward(self, x): the inputs of a module are tensors
+            elif argument_type is None and argument.arg in hinted:
+                argument_type = TENSOR  # every call of this module-level function passes a tensor (call_sites.py)
             scope[argument.arg] = ("value", argument_type)
         for argument in (arguments.vararg, arguments.kwarg):
             if argument is not None:
@@ -963,6 +1008,10 @@ _LIBRARY_ROOTS = ("torch.", "torch_npu.", "mindspore.", "numpy.", "os.", "sys.",
 _DICTIONARY_SHAPES = frozenset({ast.Dict, ast.IfExp})  # what remember_dictionary keeps, with dict(...) calls
 # Methods that only read a dict: a module-level dict whose keys are followed keeps them through these.
 _DICTIONARY_READS = frozenset({"get", "keys", "items", "values", "copy", "__contains__"})
+
+
+def positional_arguments(arguments: ast.arguments) -> list[ast.arg]:
+    return [*arguments.posonlyargs, *arguments.args]
 
 
 def _calls_dict(value: ast.expr) -> bool:

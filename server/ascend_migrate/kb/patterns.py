@@ -46,4 +46,6 @@ PATTERN_NAMES = frozenset({
     "keras-to-categorical",
     # analysis/rules/tf_data.py
     "tf-data-from-tensor-slices",
+    # analysis/rules/format_spec.py
+    "tensor-format-spec",
 })

@@ -7,13 +7,14 @@ imports (third-party modules), patterns (keyword arguments with no counterpart, 
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
 properties pitfalls), training_step (the MindSpore route's training step), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
 (Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
-(tf.data from arrays as mindspore.dataset).
+(tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor).
 """
 
 from __future__ import annotations
 
 from ascend_migrate.analysis.rules import (
     device_choice,
+    format_spec,
     imports,
     keras_layer_class,
     keras_model,
@@ -45,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     keras_module_model.RULE,
     keras_training.RULE,
     tf_data.RULE,
+    format_spec.RULE,
 )
 
 

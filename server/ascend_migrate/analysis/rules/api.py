@@ -33,9 +33,10 @@ FUNCTION_DEFINITION = "function-definition"  # (node: ast.FunctionDef | ast.Asyn
 METHOD_DEFINITION = "method-definition"  # (node, class_type: "local:Name"): a function defined in a class body
 CLASS_DEFINITION = "class-definition"  # (node: ast.ClassDef), before its body
 LOOP = "loop"  # (node: ast.For | ast.AsyncFor), after its body
+FORMATTED_VALUE = "formatted-value"  # (node: ast.FormattedValue): an f-string's `{value:spec}`, after its parts
 
 EVENTS = (IMPORT, REFERENCE, ATTRIBUTE, CALL, BINARY_OPERATION, COMPARE, SUBSCRIPT, STRING, DICT, ASSIGNMENT,
-          FUNCTION_DEFINITION, METHOD_DEFINITION, CLASS_DEFINITION, LOOP)
+          FUNCTION_DEFINITION, METHOD_DEFINITION, CLASS_DEFINITION, LOOP, FORMATTED_VALUE)
 
 Handler = Callable[..., None]
 
