@@ -65,3 +65,48 @@ def test_every_edit_of_a_call_or_the_function_matches_a_full_analysis():
     source = DESCRIBE + "\n" + CALLS
     assert [f.line for f in analyze(source, "main.py", SETTINGS) if f.code == "MS230"] == [8, 9]
     assert_every_edit_matches_a_full_analysis(source, CALL_EDITS, "main.py", SETTINGS)
+
+
+def test_a_loop_over_a_modules_parameters_sees_parameters_not_tensors():
+    # self.parameters() is a collection: its elements are Parameters, whose requires_grad MindSpore has too, while a
+    # loop over a tensor's rows sees tensors (the format spec is reported there)
+    source = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+
+        class Tower(nn.Module):
+            def lock(self):
+                for param in self.parameters():
+                    param.requires_grad = False
+                for name, buffer in self.named_buffers():
+                    print('{}: {:.2f}'.format(name, buffer.sum().item()))
+
+            def show(self, x):
+                for row in self(x):
+                    print('{:.2f}'.format(row))
+    """)
+    findings = analyze(source, "model.py", SETTINGS)
+    assert [f.line for f in findings if f.api == "torch.Tensor.requires_grad"] == []
+    assert [f.line for f in findings if f.code == "MS230"] == [15]
+
+
+def test_a_layers_weight_is_a_parameter_whose_requires_grad_mindspore_has():
+    source = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+
+        class Frozen(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.norm = nn.LayerNorm(4)
+                self.model = self.load()
+                self.norm.bias.requires_grad = False
+                for param in self.model.parameters():
+                    param.requires_grad = False
+                self.scale = torch.ones(4)
+                self.scale.requires_grad = True
+    """)
+    findings = analyze(source, "model.py", SETTINGS)
+    assert [f.line for f in findings if f.api == "torch.Tensor.requires_grad"] == [15]  # the plain tensor only

@@ -58,6 +58,9 @@ from ascend_migrate.analysis.symbols import (
 
 _SKIPPED = (ast.Load, ast.Store, ast.Del, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 _FORWARD_NAMES = ("forward", "construct")
+# A module's methods that return its parts (a loop over them sees Parameters, buffers or modules, never a forward's output).
+_MODULE_COLLECTIONS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules", "named_modules",
+                                 "children", "named_children", "state_dict"})
 # Methods that only ask about a tensor: a format or dtype passed to them is compared, never applied on the device.
 _QUERIES = frozenset({"is_contiguous"})
 # Names annotated as Python numbers: restriction rows that a number never meets (`repeat_interleave(n_steps)`) ask.
@@ -476,6 +479,8 @@ class Walker:
                     return value  # a helper of this file that returns an optimizer, a module, a tensor
             return None
         if type(func) is ast.Attribute:
+            if func.attr in _MODULE_COLLECTIONS:
+                return None  # self.parameters(), model.state_dict(): a module's parts, never a forward's tensor
             receiver_type = self.infer(func.value)
             if receiver_type == TENSOR and func.attr not in NON_TENSOR_METHODS:
                 return TENSOR

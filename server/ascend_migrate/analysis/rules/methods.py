@@ -49,6 +49,8 @@ def on_attribute(
     for entry in matched:
         if _unchanged_on_mindspore(entry, node, call) or not applies_at(entry, call, context.infer):
             continue
+        if entry.target == "mindspore.Parameter" and _is_layer_parameter(context, node.value):
+            continue  # `fc.bias.requires_grad = False`: a layer's weight is a Parameter in MindSpore too, which has it
         fix = _method_fix(context, entry, node, call, span)
         context.add(factory.finding(entry, span, confidence, api=entry.api, fix=fix))
 
@@ -79,6 +81,14 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
         if difference.change == "removed" and call.args and (difference.position is None or difference.position < len(call.args)):
             return False
     return True
+
+
+def _is_layer_parameter(context: RuleContext, node: ast.expr) -> bool:
+    """`self.fc.weight`, `conv.bias`: a torch.nn layer's own weight or bias (a Parameter), as the walker infers it."""
+    if type(node) is not ast.Attribute or node.attr not in ("weight", "bias"):
+        return False
+    owner = context.infer(node.value)
+    return owner is not None and owner.startswith("torch.nn.") and context.types.is_module(owner)
 
 
 def _methods_of(context: RuleContext, class_type: str) -> frozenset[str]:
