@@ -1,6 +1,8 @@
 """A Keras text classifier of the sequence layers (Embedding, self-attention MultiHeadAttention, LayerNormalization,
 GlobalAveragePooling1D, Dense) as a functional model, with compile/fit, and a token-and-position embedding layer
-(keras-io's shape: Embeddings built in __init__, keras.ops.shape/arange in call) applied to a tensor: fixed with `fix --write --unsafe --target
+(keras-io's shape: Embeddings built in __init__, keras.ops.shape/arange in call) and a feed-forward block (a
+Sequential of Dense layers, LayerNormalization and Dropout built in __init__, sized from its constructor's
+arguments) applied to a tensor: fixed with `fix --write --unsafe --target
 mindspore` in both eras and run with the real mindspore 2.10 on CPU, where no TensorFlow is installed. It proves the
 MS255 sequence-layer conversions (docs/fixes.md); their numbers are checked layer by layer against Keras by
 tools/keras_layer_check.py. Needs mindspore (CI stage 38-execution); skips cleanly without it."""
@@ -35,6 +37,22 @@ PROGRAM = textwrap.dedent('''
             return self.token_emb(x) + self.pos_emb(positions)
 
 
+    class FeedForwardBlock(layers.Layer):
+        """The feed-forward half of the TransformerBlock of Keras-io: its sub-layers take their sizes from embed_dim,
+        which the residual add ties to the input of call()."""
+
+        def __init__(self, embed_dim, ff_dim, rate=0.1):
+            super().__init__()
+            self.ffn = keras.Sequential([layers.Dense(ff_dim, activation="relu"), layers.Dense(embed_dim)])
+            self.layernorm = layers.LayerNormalization(epsilon=1e-6)
+            self.dropout = layers.Dropout(rate)
+
+        def call(self, inputs):
+            ffn_output = self.ffn(inputs)
+            ffn_output = self.dropout(ffn_output)
+            return self.layernorm(inputs + ffn_output)
+
+
     def build_classifier(maxlen, vocab_size):
         inputs = keras.Input(shape=(maxlen,))
         x = layers.Embedding(input_dim=vocab_size, output_dim=32)(inputs)
@@ -55,6 +73,7 @@ PROGRAM = textwrap.dedent('''
     print("trained and predicted", tuple(probabilities.shape))
     embedded = TokenAndPositionEmbedding(16, 1000, 32)(ops.convert_to_tensor(x_train[:4]))
     print("embedded", tuple(embedded.shape))
+    print("fed forward", tuple(FeedForwardBlock(32, 64)(embedded).shape))
 ''')
 
 
@@ -97,3 +116,4 @@ def test_the_fixed_classifier_trains_and_predicts_on_mindspore(program: str, era
     assert "trained and predicted (4, 2)" in run.stdout
     if "TokenAndPositionEmbedding" in program:
         assert "embedded (4, 16, 32)" in run.stdout
+        assert "fed forward (4, 16, 32)" in run.stdout  # the block's Dense/LayerNorm sizes from embed_dim and ff_dim

@@ -55,9 +55,10 @@ PROGRAMS = [
     Program("tf_text_transformer", "text_classification_with_transformer.py", Stop(
         "import keras",
         "TransformerBlock's MultiHeadAttention(num_heads=num_heads, key_dim=embed_dim) projects to num_heads * "
-        "embed_dim (64 here), which nn.MultiheadAttention cannot (its heads split the query's size 32), and its "
-        "LayerNormalization/Dense sizes are known only where the block is applied; the module-level model applies "
-        "the file's own layer classes, which MS255 does not follow; so Keras stays imported")),
+        "embed_dim (64 here), which nn.MultiheadAttention cannot (its heads split the query's size 32), so it has no "
+        "fix (its Sequential, Dense, LayerNormalization and Dropout sub-layers are fixed with sizes from embed_dim "
+        "and ff_dim); the module-level model applies the file's own layer classes, which MS255 does not follow; so "
+        "Keras stays imported")),
     Program("tf_quickstart_advanced", "quickstart_advanced.py", Stop(
         "import tensorflow as tf",
         "the subclassed model's layers have no input sizes in the code (Conv2D, Dense), and GradientTape, "

@@ -97,6 +97,8 @@ class RuleContext:
         self._reported: set[tuple[Span, str]] = set()
         self._module_scope: Callable[[], dict] = dict
         self.reads_from: int | None = None  # see read_earlier_lines
+        # Fixes a rule worked out from an enclosing node (a class) for calls the walk reaches later, by the call's span.
+        self.planned: dict[Span, Any] = {}
 
     def resolve_with(self, resolver: Any) -> None:
         """Bind the resolution functions of the walker that feeds this context."""
@@ -141,6 +143,7 @@ class RuleContext:
         self.findings = []
         self._reported = set()
         self.reads_from = None
+        self.planned = {}
 
 
 def build_hooks(rules: Iterable[Rule], active_patterns: Mapping[str, object]) -> dict[str, tuple[Handler, ...]]:

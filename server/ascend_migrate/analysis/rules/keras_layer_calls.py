@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.keras_block_sizes import planned_fix
 from ascend_migrate.analysis.rules.keras_layers import NotConverted
 from ascend_migrate.analysis.rules.keras_sequence_layers import convert
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed, source_text
@@ -59,4 +60,6 @@ def _value_to_tensor(context, entry, node, call, span, root) -> Fix | NotFixed |
 BUILDERS = {
     (ROUTE_MINDSPORE, "tensorflow.keras.layers.Embedding"): _sizeless_layer,
     (ROUTE_MINDSPORE, "tensorflow.keras.ops.convert_to_tensor"): _value_to_tensor,
+    # Sub-layers of a Keras layer class whose sizes its constructor's parameters give (keras_block_sizes.plan).
+    **{(ROUTE_MINDSPORE, f"tensorflow.keras.{name}"): planned_fix for name in ("layers.Dense", "layers.LayerNormalization", "layers.Dropout", "Sequential")},
 }

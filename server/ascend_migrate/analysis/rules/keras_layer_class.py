@@ -24,6 +24,7 @@ import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import CLASS_DEFINITION, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.keras_block_sizes import plan as plan_sub_layers
 from ascend_migrate.analysis.rules.keras_layers import keras_name, keras_roots
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
@@ -49,6 +50,7 @@ def on_class(context: RuleContext, node: ast.ClassDef) -> None:
     if len(bases) != 1:
         return
     base = bases[0]
+    context.planned.update(plan_sub_layers(node, lambda callee: _keras(context, callee), context.factory.span))
     index = _base_finding(context, base)
     if index is None:
         return
