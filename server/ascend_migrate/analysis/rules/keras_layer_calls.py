@@ -2,7 +2,8 @@
 Cell the model rewrites write for it, when the Cell needs no input size: `layers.Embedding(input_dim=V,
 output_dim=D)` → `mindspore.nn.Embedding(V, D, embedding_table=Uniform(0.05))` (Keras' initializer). Layers whose
 Cell needs the input's size (Dense, LayerNormalization, MultiHeadAttention) keep their finding: their size is
-known only where the layer is applied (MS255 writes it there). `keras.ops.convert_to_tensor(x)` →
+known where the layer is applied (MS255 writes it there), or in a layer class whose call() ties it to the
+constructor's parameters (`keras_block_sizes`, whose plan the Dense/LayerNormalization/Dropout/Sequential builders read). `keras.ops.convert_to_tensor(x)` →
 `mindspore.Tensor(x)` when only the value is given (MindSpore takes no Keras dtype string).
 """
 
