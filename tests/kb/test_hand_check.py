@@ -187,3 +187,8 @@ def test_the_signature_scan_reads_defaults_and_missing_parameters_from_real_sign
     assert signature_scan.overloads(json.loads)[0]["cls"] == "None"
     assert ("class-function", "torch: a function, mindspore: a class") in signature_scan.scan_entry(
         entry, json.loads, json.JSONDecoder)
+
+
+def test_the_fifth_sample_counts_what_it_found() -> None:
+    counts = hand_check.count(MAPPINGS / "verification" / "hand_check_5.yaml")
+    assert (counts["wrong"], counts["unchecked"]) == (6, 0)
