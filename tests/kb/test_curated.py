@@ -114,7 +114,7 @@ TOP_100 = [
     ('torch.nn.functional.scaled_dot_product_attention', 'ms-differs', 'MS102', 'mindspore.ops.flash_attention_score'),
     ('torchvision.transforms.Normalize', 'ms-differs', 'MS102', 'mindspore.dataset.vision.Normalize'),
     ('torch.clamp', 'ms-differs', 'MS102', 'mindspore.mint.clamp'),
-    ('torchvision.transforms.Resize', 'ms-equivalent', 'MS101', 'mindspore.dataset.vision.Resize'),
+    ('torchvision.transforms.Resize', 'ms-differs', 'MS102', 'mindspore.dataset.vision.Resize'),
     ('torch.ops.aten.relu.default', 'ms-unsupported', 'MS103', None),
     ('torch.autocast', 'ms-differs', 'MS102', 'mindspore.amp.auto_mixed_precision'),
     ('torch.nn.init.normal_', 'ms-differs', 'MS102', 'mindspore.common.initializer.Normal'),

@@ -192,3 +192,52 @@ def test_the_signature_scan_reads_defaults_and_missing_parameters_from_real_sign
 def test_the_fifth_sample_counts_what_it_found() -> None:
     counts = hand_check.count(MAPPINGS / "verification" / "hand_check_5.yaml")
     assert (counts["wrong"], counts["unchecked"]) == (6, 0)
+
+
+def test_what_the_fifth_sample_found_stays_corrected(knowledge_base: KnowledgeBase) -> None:
+    # a named result behind renames the doc states (the rename alone made the fix safe); an attribute that is a method in
+    # MindSpore; signbit computing x < 0; a random augmentation and an antialiased resize called consistent
+    for api, said in (("torch.Tensor.cummax", "plain tuple"), ("torch.Tensor.real", "a method"),
+                      ("torch.Tensor.imag", "a method"), ("torch.signbit", "input < 0"),
+                      ("torchvision.transforms.GaussianBlur", "fixed sigma"), ("torchvision.transforms.Resize", "antialias")):
+        entries = in_range(knowledge_base, api)
+        assert entries and all(entry.category == "ms-differs" and entry.fix == "unsafe" and entry.severity != "info"
+                               and said in entry.note for entry in entries), api
+    (cummax,) = in_range(knowledge_base, "torch.Tensor.cummax")  # the doc's rename is kept, only not applied blindly
+    assert [(row.source, row.target, row.change) for row in cummax.parameters] == [("dim", "axis", "renamed")]
+    (inclusive,) = in_range(knowledge_base, "torch.range")
+    assert "torch.range includes end" in inclusive.note
+    for api in ("torch.Tensor.inner", "torch.isnan"):  # the doc's "parameter names differ" is false
+        (entry,) = in_range(knowledge_base, api)
+        assert (entry.category, entry.fix) == ("ms-equivalent", "safe"), api
+    (scatter,) = in_range(knowledge_base, "torch.scatter")
+    assert {(row.source, row.change) for row in scatter.parameters} == {("value", "position"), ("reduce", "removed")}
+
+
+def test_a_form_mint_scatter_refuses_gets_no_fix_and_an_attribute_that_became_a_method_is_warned_about() -> None:
+    import textwrap
+
+    from ascend_migrate.analysis.engine import analyze
+    from ascend_migrate.config import Settings
+
+    source = textwrap.dedent("""
+        import torch
+
+        x = torch.zeros(2, 3)
+        index = torch.tensor([[0, 2], [1, 0]])
+        src = torch.ones(2, 2)
+        usual = torch.scatter(x, 1, index, src)
+        filled = torch.scatter(x, 1, index, value=5.0)
+        added = torch.scatter(x, 1, index, src, reduce="add")
+        part = x.real
+        negative = torch.signbit(x)
+    """)
+    by_line: dict[int, list] = {}
+    for finding in analyze(source, "train.py", Settings(target="mindspore", mindspore_version="2.10")):
+        by_line.setdefault(finding.line, []).append(finding)
+    assert [(finding.code, finding.fix is not None) for finding in by_line[7]] == [("MS101", True)]
+    for line, refused in ((8, "takes value by position only"), (9, "has no reduce")):  # a rename would raise TypeError
+        assert any(finding.code == "MS102" and finding.fix is None and refused in finding.message
+                   for finding in by_line[line]), line
+    assert [(finding.code, finding.severity) for finding in by_line[10]] == [("MS102", "warning")]  # was info
+    assert [finding.code for finding in by_line[11]] == ["MS102"]

@@ -780,3 +780,69 @@ EQUIVALENT_ROWS[("torch.nn.RReLU", "r2.4.10")] = (
     _row("inplace", None, "removed", source_default="False",
          note="correction: mindspore.nn.RReLU(lower=0.125, upper=1/3) has no inplace (RReLU(inplace=False) raises "
               "TypeError in mindspore 2.10.0)"),)
+
+# Found by the fifth hand check (mappings/verification/hand_check_5.yaml), run in torch 2.13.0 and mindspore 2.10.0 on
+# the CPU (torchvision 0.28.0's transforms read from its wheel: torchvision is not installed there).
+_ATTRIBUTE_NOT_METHOD = ("correction: torch's x.{name} is an attribute (a tensor), mindspore.Tensor.{name} a method (run in "
+                         "mindspore 2.10.0: x.{name} gives a bound method): write x.{name}()")
+_GAUSSIAN_BLUR = ("correction: the doc calls this consistent, but torchvision's GaussianBlur(k, sigma=(0.1, 2.0)) draws "
+                  "sigma from (min, max) on every call; mindspore.dataset.vision.GaussianBlur(k, sigma=None) blurs with "
+                  "one fixed sigma and reads a pair as (sigma_x, sigma_y) (run in mindspore 2.10.0): GaussianBlur(5) is "
+                  "no longer a random augmentation")
+_RESIZE = ("correction: the doc calls this consistent, but torchvision's Resize antialiases (antialias=True) and "
+           "mindspore.dataset.vision.Resize does not: shrinking 64 to 16 differs by 24/255 on average on a noise image "
+           "(run in mindspore 2.10.0); interpolation is an Inter, not an InterpolationMode (TypeError); no max_size")
+NOT_A_RENAME.update({
+    ("torch.Tensor.cummax", "r2.4.10"): (
+        "correction: besides the parameter names, torch returns a named result (.values, .indices) and "
+        "mindspore.Tensor.cummax a plain tuple (run in mindspore 2.10.0 on the CPU): x.cummax(dim=1).values breaks "
+        "after the dim → axis rename; unpack or index the result instead (the values and int64 indices agree)"),
+    ("torch.Tensor.real", "r2.4.10"): _ATTRIBUTE_NOT_METHOD.format(name="real"),
+    ("torch.Tensor.imag", "r2.4.10"): _ATTRIBUTE_NOT_METHOD.format(name="imag"),
+    ("torch.signbit", "r2.4.10"): (
+        "correction: the doc calls this consistent, but mindspore.ops.signbit computes input < 0 (its docstring; run in "
+        "mindspore 2.10.0 on the CPU): signbit(-0.0) and signbit(-nan) are False where torch reads the sign bit (True), "
+        "e.g. after rounding -0.3; other inputs agree"),
+    **{("torchvision.transforms.GaussianBlur", branch): _GAUSSIAN_BLUR for branch in ("master", "r2.4.10")},
+    **{("torchvision.transforms.Resize", branch): _RESIZE for branch in ("master", "r2.4.10")},
+})
+_BORDER = ("fill is fill_value and padding_mode a Border (Border.REFLECT), not torchvision's string: Pad(2, "
+           "padding_mode='reflect') and Pad(2, fill=1) raise TypeError (run in mindspore 2.10.0)")
+ADDED_NOTES.update({
+    ("torch.range", "r2.4.10"): ("torch.range includes end (torch.range(0, 4) has 5 elements) and ops.range excludes it, "
+                                 "as torch.arange does (ops.range(0, 4, 1) has 4; run): pass end + step to keep the last "
+                                 "element"),
+    ("torch.Tensor.cummin", "r2.4.10"): _PLAIN_PAIR.format(call="x.cummin(axis)", how="run"),
+    ("torch.Tensor.narrow", "r2.4.10"): ("A negative start (torch counts it from the end) or a tensor start raises in "
+                                         "mindspore.Tensor.narrow (run: x.narrow(0, -1, 1) raises ValueError)"),
+    ("torch.igammac", "r2.4.10"): "igammac(0, x) is 0 in torch and NaN in MindSpore too (run)",
+    ("torch.nn.HingeEmbeddingLoss", "r2.4.10"): ("With targets of 1 and -1, the loss's domain, it agrees (margin=0.5, "
+                                                 "reduction='none' and 'sum' run); the run below used other targets"),
+    ("torchvision.transforms.Pad", "master"): _BORDER,
+    ("torchvision.transforms.Pad", "r2.4.10"): _BORDER,
+})
+FALSE_DIFFERENCES.update({
+    ("torch.Tensor.inner", "r2.4.10"): (
+        "correction: the doc says the parameter names differ, but mindspore.Tensor.inner(other) takes torch's name: "
+        "x.inner(other=y) on float32 and x.inner(y) on int64 run in mindspore 2.10.0 on the CPU and agree with torch"),
+    ("torch.isnan", "r2.4.10"): (
+        "correction: the doc says the parameter names differ, but mindspore.ops.isnan(input) takes torch's name: "
+        "isnan(input=x) and isnan of an int64 tensor run in mindspore 2.10.0 on the CPU and agree with torch"),
+})
+EQUIVALENT_ROWS.update({
+    ("torch.Tensor.sum_to_size", "r2.4.10"): (
+        _row("size", "size", "position", note="correction: torch's x.sum_to_size(size=(2, 1)); "
+                                              "mindspore.Tensor.sum_to_size(*size) refuses size= (TypeError in mindspore "
+                                              "2.10.0)"),),
+    ("torch.scatter", "master"): (
+        _row("value", "value", "position",
+             note="correction: torch.scatter(x, dim, index, value=5.0); mindspore.mint.scatter takes the value by "
+                  "position only (value= raises TypeError in mindspore 2.10.0)"),
+        _row("reduce", None, "removed",
+             note="correction: mindspore.mint.scatter(input, dim, index, src) has no reduce (reduce='add' raises "
+                  "TypeError in mindspore 2.10.0)")),
+    ("torch.Tensor.scatter", "master"): (
+        _row("value", "value", "position",
+             note="correction: torch's x.scatter(dim, index, value=5.0); mindspore.Tensor.scatter takes the value by "
+                  "position only (value= raises TypeError in mindspore 2.10.0; reduce= is accepted)"),),
+})

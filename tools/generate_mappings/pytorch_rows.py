@@ -227,8 +227,9 @@ def _differences(entry: dict, row: MappingRow, lookups: Lookups, notes: list[str
     # Renames read from signatures are a safe fix once a call has confirmed them.
     safe = safe or (bool(checked_signatures) and api in corrections.SIGNATURE_CALLS_CHECKED
                     and is_pure_rename(parameter_list))
-    entry["fix"] = "safe" if safe else "unsafe"
     not_a_rename = corrections.NOT_A_RENAME.get((api, row.branch))
+    # a difference the doc does not state (a plain tuple for torch's named result) makes even its renames unsafe
+    entry["fix"] = "safe" if safe and not not_a_rename else "unsafe"
     if not_a_rename:
         notes.append(not_a_rename)
         outcome.corrections.append(f"{api}: consistent → ms-differs, unsafe ({row.branch})")
