@@ -212,6 +212,9 @@ def test_what_the_fifth_sample_found_stays_corrected(knowledge_base: KnowledgeBa
         assert (entry.category, entry.fix) == ("ms-equivalent", "safe"), api
     (scatter,) = in_range(knowledge_base, "torch.scatter")
     assert {(row.source, row.change) for row in scatter.parameters} == {("value", "position"), ("reduce", "removed")}
+    for dataset in ("DBpedia", "SQuAD1", "YahooAnswers", "YelpReviewPolarity"):  # a tuple of splits is not a usage
+        (entry,) = in_range(knowledge_base, f"torchtext.datasets.{dataset}")
+        assert "one datapipe per split" in entry.note, dataset
 
 
 def test_a_form_mint_scatter_refuses_gets_no_fix_and_an_attribute_that_became_a_method_is_warned_about() -> None:

@@ -846,3 +846,13 @@ EQUIVALENT_ROWS.update({
              note="correction: torch's x.scatter(dim, index, value=5.0); mindspore.Tensor.scatter takes the value by "
                   "position only (value= raises TypeError in mindspore 2.10.0; reduce= is accepted)"),),
 })
+
+# torchtext 0.18.0's source (read from its wheel): a tuple split returns one datapipe per split; mindspore 2.10.0's usage
+# takes one string (a tuple raises TypeError, run) and None reads every split into one dataset.
+_SPLITS = ("torchtext's default split={default} gives one datapipe per split; usage takes one string ('train', {other} "
+           "or 'all'; a tuple raises TypeError, run) and None reads all splits as one dataset")
+for _dataset, _default, _other in (("DBpedia", "('train', 'test')", "'test'"), ("SQuAD1", "('train', 'dev')", "'dev'"),
+                                   ("YahooAnswers", "('train', 'test')", "'test'"),
+                                   ("YelpReviewPolarity", "('train', 'test')", "'test'")):
+    for _branch in ("master", "r2.4.10"):
+        ADDED_NOTES[(f"torchtext.datasets.{_dataset}", _branch)] = _SPLITS.format(default=_default, other=_other)
