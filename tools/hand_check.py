@@ -4,6 +4,7 @@
     python -m tools.hand_check draw --seed 16002 --exclude mappings/verification/hand_check_1.yaml --output ...
     python -m tools.hand_check show mappings/verification/hand_check_1.yaml   # each entry with its battery record
     python -m tools.hand_check count mappings/verification/hand_check_1.yaml
+    python -m tools.hand_check changed mappings/verification/hand_check_5.yaml --verdict wrong  # since the draw
 
 The population is every entry of pytorch_mindspore*.yaml whose ranges hold the packages a person can check
 against (torch 2.13.0, mindspore 2.10.0): an entry for an older MindSpore cannot be run here, so it is left out
@@ -82,6 +83,26 @@ def show(mappings: Path, sample_path: Path) -> None:
                   f"{result.get('detail', '')[:300]}")
 
 
+def changed(mappings: Path, sample_path: Path, verdicts: tuple[str, ...] = VERDICTS) -> list[tuple[str, str]]:
+    """(entry, what differs) for each sampled entry with one of `verdicts` whose target, category or fix in the tables
+    at `mappings` is no longer what was drawn: whether a later correction (a sweep's, another branch's) reached it. A
+    correction of the note alone does not show here (the draw does not record notes)."""
+    by_identity = {identity(entry): entry for entry in population(mappings)}
+    found = []
+    for item in yaml.safe_load(sample_path.read_text(encoding="utf-8"))["sample"]:
+        if item.get("verdict") not in verdicts:
+            continue
+        entry = by_identity.get(item["entry"])
+        if entry is None:
+            found.append((item["entry"], "no such entry any more"))
+            continue
+        now = {"target": entry.target or "-", "category": entry.category, "fix": entry.fix}
+        differences = [f"{field} {item[field]} → {value}" for field, value in now.items() if item[field] != value]
+        if differences:
+            found.append((item["entry"], ", ".join(differences)))
+    return found
+
+
 def count(sample_path: Path) -> dict[str, int]:
     sample = yaml.safe_load(sample_path.read_text(encoding="utf-8"))["sample"]
     counts = {verdict: 0 for verdict in (*VERDICTS, "unchecked")}
@@ -102,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     drawing.add_argument("--output", type=Path, required=True)
     commands.add_parser("show").add_argument("sample", type=Path)
     commands.add_parser("count").add_argument("sample", type=Path)
+    changing = commands.add_parser("changed")
+    changing.add_argument("sample", type=Path)
+    changing.add_argument("--verdict", action="append", choices=VERDICTS, help="only entries judged so (repeatable)")
     arguments = parser.parse_args(argv)
     if arguments.command == "draw":
         document = draw(arguments.mappings, arguments.seed, arguments.size, arguments.exclude)
@@ -110,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{arguments.size} entries drawn with seed {arguments.seed} from {document['drawn_from']}")
     elif arguments.command == "show":
         show(arguments.mappings, arguments.sample)
+    elif arguments.command == "changed":
+        verdicts = tuple(arguments.verdict or VERDICTS)
+        found = changed(arguments.mappings, arguments.sample, verdicts)
+        for name, what in found:
+            print(f"{name}: {what}")
+        print(f"{len(found)} of the entries judged {'/'.join(verdicts)} changed since the draw")
     else:
         counts = count(arguments.sample)
         print(", ".join(f"{verdict} {number}" for verdict, number in counts.items()))

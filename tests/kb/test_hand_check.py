@@ -52,6 +52,21 @@ def test_a_draw_is_seeded_and_leaves_out_what_an_earlier_sample_holds() -> None:
     assert not first & {item["entry"] for item in once["sample"]}
 
 
+def test_changed_names_what_a_later_correction_changed_in_an_entry_judged_so(tmp_path: Path) -> None:
+    document = yaml.safe_load(SAMPLES[0].read_text(encoding="utf-8"))
+    first, second = document["sample"][:2]
+    now = (first["target"], first["category"], first["fix"])
+    document["sample"] = [{**first, "category": "ms-unsupported", "fix": "none", "verdict": "wrong"},
+                          {**second, "verdict": "right"}, {**second, "entry": "pytorch_mindspore | torch.nope | name | ",
+                                                           "verdict": "wrong"}]
+    sample = tmp_path / "sample.yaml"
+    sample.write_text(yaml.safe_dump(document), encoding="utf-8")
+    assert hand_check.changed(MAPPINGS, sample, ("wrong",)) == [
+        (first["entry"], f"category ms-unsupported → {now[1]}, fix none → {now[2]}"),
+        ("pytorch_mindspore | torch.nope | name | ", "no such entry any more")]
+    assert hand_check.changed(MAPPINGS, sample, ("right",)) == []  # drawn as it is
+
+
 def test_the_first_sample_has_at_most_two_wrong_after_its_fixes() -> None:
     assert hand_check.count(SAMPLES[0])["wrong"] <= 2
 
