@@ -214,6 +214,7 @@ def test_what_the_fifth_sample_found_stays_corrected(knowledge_base: KnowledgeBa
     # MindSpore; signbit computing x < 0; a random augmentation and an antialiased resize called consistent
     for api, said in (("torch.Tensor.cummax", "plain tuple"), ("torch.Tensor.real", "a method"),
                       ("torch.Tensor.imag", "a method"), ("torch.signbit", "input < 0"),
+                      ("torch.Tensor.signbit", "x < 0"),
                       ("torchvision.transforms.GaussianBlur", "fixed sigma"), ("torchvision.transforms.Resize", "antialias")):
         entries = in_range(knowledge_base, api)
         assert entries and all(entry.category == "ms-differs" and entry.fix == "unsafe" and entry.severity != "info"

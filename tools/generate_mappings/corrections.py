@@ -803,6 +803,10 @@ NOT_A_RENAME.update({
         "correction: the doc calls this consistent, but mindspore.ops.signbit computes input < 0 (its docstring; run in "
         "mindspore 2.10.0 on the CPU): signbit(-0.0) and signbit(-nan) are False where torch reads the sign bit (True), "
         "e.g. after rounding -0.3; other inputs agree"),
+    ("torch.Tensor.signbit", "r2.4.10"): (
+        "correction: the doc calls this consistent, but mindspore.Tensor.signbit computes x < 0 (run in mindspore "
+        "2.10.0 on the CPU): x.signbit() of -0.0 and -nan is False where torch reads the sign bit (True); other inputs "
+        "agree"),
     **{("torchvision.transforms.GaussianBlur", branch): _GAUSSIAN_BLUR for branch in ("master", "r2.4.10")},
     **{("torchvision.transforms.Resize", branch): _RESIZE for branch in ("master", "r2.4.10")},
 })
