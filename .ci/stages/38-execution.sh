@@ -14,6 +14,8 @@
 # test_mindspore_route.py alone: 9 min 08 s (its mint era now runs under tests/execution/mint_on_cpu.py,
 # past model construction); 12 min 07 s on 2026-12-02 with regression running to its end in both eras (busy cores).
 # test_format_spec.py (what mindspore 2.10's Tensor.__format__ accepts, the MS230 entry's source): 18 s.
+# test_gan_step.py (the G step made again, against torch): 36 s; test_lbfgs_advice.py (why LBFGS stays advice): 86 s,
+# most of it mindspore.scipy's compilation (same shared cores).
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"

@@ -48,7 +48,9 @@ def test_rule_example(kind, example, shipped_knowledge_base) -> None:
     expected = _expected(source)
     assert (kind == "flags") == bool(expected), "a flags example marks what it expects; a leaves-alone example marks nothing"
     watched = {code for _, code, _ in expected} | set(example.codes)
-    findings = analyze_file(source, "example.py", Settings(target=example.route), shipped_knowledge_base).findings
+    settings = Settings(target=example.route) if example.mindspore_version is None else \
+        Settings(target=example.route, mindspore_version=example.mindspore_version)
+    findings = analyze_file(source, "example.py", settings, shipped_knowledge_base).findings
     found = sorted((finding.line, finding.code) for finding in findings if finding.code in watched)
     assert found == sorted((line, code) for line, code, _ in expected)
     for line, code, api in expected:

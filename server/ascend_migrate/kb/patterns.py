@@ -33,6 +33,8 @@ PATTERN_NAMES = frozenset({
     "class-name",
     "class-signature",
     "bert-self-attention",
+    # analysis/rules/class_name_dispatch.py
+    "layer-class-name-branch",
     # analysis/rules/pitfalls.py
     "device-capability-unpacked",
     "device-properties-version",

@@ -1,31 +1,13 @@
-"""How mindspore.nn (the ops/nn era) names the parameters of the layers whose names differ from torch.nn's.
-
-Source: the parameter names of each mindspore 2.10.0 layer, read with `Cell.parameters_and_names()` on CPU
-(docs/weights.md shows the call), and the layer reference of mindspore.nn 2.10. The mint layers
-(mindspore.mint.nn.*) keep torch's names (`weight`, `bias`, `running_mean`, `running_var`,
-`num_batches_tracked`), read the same way, so the mint era needs no table. Keyed by the torch.nn class name.
+"""Parameter names for `weights convert`: the ops/nn era's renames (kept in kb/layer_parameter_names.py, which the
+engine reads too), the torch buffers no MindSpore layer holds, the candidates for matching names of unknown layer
+types, and the axes mindspore.nn adds.
 """
 
 from __future__ import annotations
 
-_BATCH_NORM = {"weight": "gamma", "bias": "beta", "running_mean": "moving_mean", "running_var": "moving_variance"}
-_AFFINE_NORM = {"weight": "gamma", "bias": "beta"}
+from ascend_migrate.kb.layer_parameter_names import NN_ERA_RENAMES
 
-# torch.nn class → {torch parameter or buffer name → mindspore.nn name}; names not listed stay as they are.
-NN_ERA_RENAMES: dict[str, dict[str, str]] = {
-    "BatchNorm1d": _BATCH_NORM,
-    "BatchNorm2d": _BATCH_NORM,
-    "SyncBatchNorm": _BATCH_NORM,
-    # mindspore.nn.BatchNorm3d wraps a BatchNorm2d named bn2d (its parameters are bn2d.gamma, ...).
-    "BatchNorm3d": {name: f"bn2d.{target}" for name, target in _BATCH_NORM.items()},
-    "InstanceNorm1d": _BATCH_NORM,
-    "InstanceNorm2d": _BATCH_NORM,
-    "InstanceNorm3d": _BATCH_NORM,
-    "LayerNorm": _AFFINE_NORM,
-    "GroupNorm": _AFFINE_NORM,
-    "Embedding": {"weight": "embedding_table"},
-    "PReLU": {"weight": "w"},
-}
+__all__ = ["CANDIDATES", "NN_ERA_INSERTED_AXES", "NN_ERA_RENAMES", "TORCH_ONLY_BUFFERS"]
 
 # torch buffers that no MindSpore layer holds: listed in the report as not carried over, never silently dropped.
 TORCH_ONLY_BUFFERS = {
@@ -42,7 +24,7 @@ for _renames in NN_ERA_RENAMES.values():
             CANDIDATES[_source] = (*CANDIDATES[_source], _target)
 
 # torch.nn class → {parameter → the axis mindspore.nn adds}: mindspore.nn.Conv1d keeps a 4-D weight
-# (out, in, 1, kernel) where torch has (out, in, kernel) (read in mindspore 2.10.0 as above).
+# (out, in, 1, kernel) where torch has (out, in, kernel) (read in mindspore 2.10.0 with Cell.parameters_and_names() on CPU).
 NN_ERA_INSERTED_AXES: dict[str, dict[str, int]] = {
     "Conv1d": {"weight": 2},
 }

@@ -5,7 +5,7 @@ adding a rule is a module and a line here. names (qualified references), methods
 receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
-properties pitfalls), training_step (the MindSpore route's training step), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
+properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
 (Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
 (tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor).
 """
@@ -13,6 +13,7 @@ properties pitfalls), training_step (the MindSpore route's training step), devic
 from __future__ import annotations
 
 from ascend_migrate.analysis.rules import (
+    class_name_dispatch,
     device_choice,
     format_spec,
     imports,
@@ -36,6 +37,7 @@ RULES: tuple[Rule, ...] = (
     names.RULE,
     methods.RULE,
     training_step.RULE,
+    class_name_dispatch.RULE,
     device_choice.RULE,
     strings.RULE,
     patterns.RULE,

@@ -62,6 +62,7 @@ class Example:
     route: str
     source: str
     codes: tuple[str, ...] = ()
+    mindspore_version: str | None = None  # the MindSpore target the snippet is analysed for (None: the default)
 
 
 @dataclass(frozen=True)

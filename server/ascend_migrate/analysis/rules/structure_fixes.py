@@ -14,7 +14,9 @@ from typing import Any
 from ascend_migrate.analysis.dictionary_keys import dictionary_keys
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.cell_dtype import METHOD_BUILDERS as CAST_METHOD_BUILDERS
+from ascend_migrate.analysis.rules.device_flags import METHOD_BUILDERS as DEVICE_FLAG_BUILDERS
 from ascend_migrate.analysis.rules.embedding import BUILDERS as EMBEDDING_BUILDERS
+from ascend_migrate.analysis.rules.inplace_fill import METHOD_BUILDERS as FILL_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import METHOD_BUILDERS as SIZE_METHOD_BUILDERS
 from ascend_migrate.analysis.rules.stop_gradient import METHOD_BUILDERS as STOP_GRADIENT_BUILDERS
 from ascend_migrate.analysis.symbols import OPTIMIZER, TENSOR_DATASETS
@@ -187,6 +189,8 @@ METHOD_BUILDERS = {
     **SIZE_METHOD_BUILDERS,
     **CAST_METHOD_BUILDERS,
     **STOP_GRADIENT_BUILDERS,
+    **DEVICE_FLAG_BUILDERS,
+    **FILL_BUILDERS,
 }
 
 # torch device names → MindSpore's device targets (mindspore.set_device accepts "CPU", "GPU" and "Ascend").

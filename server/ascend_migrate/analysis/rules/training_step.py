@@ -158,7 +158,9 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
         else:
             groups.append(([(position, backward)], step))
     lower = 0  # the first statement a group's forward pass may start at: after the step before
-    earlier: list[str] = []  # names the forward passes of the steps before assigned (also those a fix wrote already)
+    # names the forward passes of the steps before assigned (also those a fix wrote already) → the statement that
+    # assigned each (None when it is not one plain assignment)
+    earlier: dict[str, ast.stmt | None] = {}
     rewritten = [index for index, statement in enumerate(body) if _differentiated(statement)]
     for number, (group, step) in enumerate(groups):
         position, backward = group[-1]
@@ -176,14 +178,16 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
             reason = "optimizer.step() is not in the same block as backward() (gradient accumulation or a closure): " \
                      "accumulate the grads of value_and_grad and call optimizer(grads) where step() was"
         else:
-            earlier += [name for index in rewritten if lower <= index < position for name in _names([body[index]])[1]]
+            for index in rewritten:
+                if lower <= index < position:
+                    earlier.update(_rewritten_definitions(body, index))
             function = "forward_fn" if number == 0 else f"forward_fn_{number + 1}"
             built = _build(context, node, lower, position, backward, step, [str(loss) for loss in losses], finding_index,
                            function, earlier, manual[0] if step is None else None)
             if isinstance(built, str):
                 reason = built
             else:
-                earlier += built
+                earlier.update(built)
         if reason is not None:
             if len(group) > 1:
                 reason = f"{len(group)} backward() passes before one step: {reason}"
@@ -191,6 +195,27 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
             context.findings[finding_index] = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
         if step is not None:
             lower = step[0] + 1
+
+
+def _definitions(statements: list[ast.stmt]) -> dict[str, ast.stmt | None]:
+    """Each name the statements assign → its last assignment when that is `name = value`, else None."""
+    found: dict[str, ast.stmt | None] = {}
+    for statement in statements:
+        for name in _names([statement])[1]:
+            plain = type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
+            found[name] = statement if plain else None
+    return found
+
+
+def _rewritten_definitions(body: list[ast.stmt], index: int) -> dict[str, ast.stmt | None]:
+    """The names a step the fix already rewrote (`body[index]`) hands out, each with its assignment in the forward
+    function defined just before it."""
+    handed_out = dict.fromkeys(_names([body[index]])[1])
+    before = body[index - 1] if index else None
+    if type(before) is ast.FunctionDef:
+        inside = _definitions(before.body)
+        handed_out.update({name: inside[name] for name in handed_out if name in inside})
+    return handed_out
 
 
 def _differentiated(statement: ast.stmt) -> bool:
@@ -202,8 +227,10 @@ def _differentiated(statement: ast.stmt) -> bool:
 
 
 _CLOSURE_REASON = ("the optimizer is given a closure (LBFGS evaluates the loss several times per step); a MindSpore optimizer "
-                   "is called once with the grads of value_and_grad, and mindspore 2.10 has no L-BFGS optimizer for networks: "
-                   "choose another optimizer, then write the closure's body as the forward function")
+                   "is called once with the grads of value_and_grad, and mindspore 2.10 has no L-BFGS optimizer for networks "
+                   "(mindspore.scipy.optimize.minimize's LBFGS takes a function of one flat vector, not a Cell's parameters, "
+                   "and searches its steps where torch's takes steps of lr): choose another optimizer, then write the "
+                   "closure's body as the forward function")
 
 
 def _explain_closure_step(context: RuleContext, step: ast.Call) -> None:
@@ -232,7 +259,8 @@ def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
 
 def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, position: int, backward: ast.Call,
            step: tuple[int, tuple[str, bool]] | None, losses: list[str], finding_index: int, function: str,
-           earlier: list[str], manual: tuple[int, tuple[ast.For, ast.expr, ast.Call]] | None = None) -> str | list[str]:
+           earlier: dict[str, ast.stmt | None], manual: tuple[int, tuple[ast.For, ast.expr, ast.Call]] | None = None,
+           ) -> str | dict[str, ast.stmt | None]:
     """The step's fix on its finding, and the names its forward pass assigns; or why there is none. Several
     backward passes (`losses`, the last one's at `position`) become one function returning their sum."""
     factory = context.factory
@@ -255,11 +283,19 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
         return f"`{missing[0]}` is not computed between zero_grad() and backward()"
     inputs = tuple(name for name in read_first if name in assigned or name in batch)
     carried = [name for name in inputs if name in earlier]
-    if carried:
-        names = ", ".join(f"`{name}`" for name in carried)
+    recomputed = _recomputed(context, carried, earlier)
+    if isinstance(recomputed, list):
+        names = ", ".join(f"`{name}`" for name in recomputed)
         return (f"{names} come from the forward pass of an earlier step: a gradient that flowed through them in torch "
-                "(dcgan's fake = netG(noise)) would not reach this step's parameters; compute what needs it in this "
-                "step's forward function")
+                "(dcgan's fake = netG(noise)) would not reach this step's parameters, and they are not one model call "
+                "this step can repeat; compute what needs it in this step's forward function")
+    if recomputed:
+        # the model's output made again inside this function, from the same inputs: the same values, and now the
+        # gradient reaches the model's parameters as torch's reuse of the earlier output did
+        repeated = [name for statement in recomputed.values() for name in _names([statement])[0]]
+        inputs = tuple(dict.fromkeys((*[name for name in repeated if name in earlier or name in batch],
+                                      *[name for name in inputs if name not in recomputed])))
+        assigned = [*[name for name in recomputed if name not in assigned], *assigned]
     if step is not None:
         step_index, (optimizer, scaled) = step
     else:
@@ -300,6 +336,7 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
         outputs=tuple(name for name in assigned if name != loss or summed),
         weights=weights,
         summed=tuple(summed),
+        recomputed=tuple(ast.unparse(statement) for statement in (recomputed or {}).values()),
     )
     finding = context.findings[finding_index]
     fix = Fix(
@@ -313,7 +350,59 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
         remove_imports=("torch",),  # removed only when nothing uses it any more (the clipping call did)
     )
     context.findings[finding_index] = dataclasses.replace(finding, fix=fix)
-    return assigned
+    return {**dict.fromkeys(assigned), **_definitions(forward)}
+
+
+def _recomputed(context: RuleContext, carried: list[str], earlier: dict[str, ast.stmt | None]) -> dict[str, ast.stmt] | list[str]:
+    """Of the names an earlier step's forward pass made and this one reads: those that carry a model's output
+    (`fake = netG(noise)`), each with the one model call that makes it again here; or the list of those that carry
+    one but cannot be made again so (not `name = model(plain names)`, or from another such name). Every other
+    carried name (labels, noise) holds no gradient path to a model and comes in as an argument."""
+    derived = _model_derived(context, earlier)
+    again: dict[str, ast.stmt] = {}
+    refused = []
+    for name in carried:
+        if name not in derived:
+            continue
+        statement = earlier.get(name)
+        value = statement.value if type(statement) is ast.Assign else None
+        if (type(value) is ast.Call and type(value.func) is ast.Name and _may_be_model(context, value)
+                and not value.keywords and all(type(argument) is ast.Name and argument.id not in derived for argument in value.args)):
+            again[name] = statement  # type: ignore[assignment]
+        else:
+            refused.append(name)
+    return refused or again
+
+
+def _may_be_model(context: RuleContext, call: ast.Call) -> bool:
+    """Whether `call` may run a model: a method of a module (`netG.main(x)`), or a name called directly that is a
+    module or of unknown type (`netG(noise)` with netG a parameter). A torch/MindSpore function, a class (a model
+    built, not run) and a method of anything else (`x.size(0)`) are not."""
+    root = call.func
+    while type(root) is ast.Attribute:
+        root = root.value
+    if type(root) is not ast.Name:
+        return False
+    kind = context.infer(root)
+    if context.types.is_module(kind):
+        return True
+    binding = context.lookup(root.id)
+    return root is call.func and kind is None and (binding is None or binding[0] not in ("import", "class"))
+
+
+def _model_derived(context: RuleContext, earlier: dict[str, ast.stmt | None]) -> set[str]:
+    """The earlier names whose value may come from a model (a call that may run one), directly or through another
+    such name; a name of unknown assignment counts as one."""
+    derived: set[str] = set()
+    for name, statement in earlier.items():  # in assignment order, so a name's sources were seen before it
+        if statement is None:
+            derived.add(name)
+            continue
+        value = statement.value  # type: ignore[attr-defined]
+        if any((type(node) is ast.Name and node.id in derived) or (type(node) is ast.Call and _may_be_model(context, node))
+               for node in ast.walk(value)):
+            derived.add(name)
+    return derived
 
 
 def _manual_edits(context: RuleContext, loop: ast.For, weights: str, update: ast.Call) -> list[TextEdit]:

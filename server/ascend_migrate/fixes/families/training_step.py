@@ -20,6 +20,12 @@ Two or more backward passes before one step (`errD_real.backward()` ... `errD_fa
 the earlier losses): their gradients add up in torch, and the gradient of a sum is the sum of the gradients, so
 the function returns `errD_real + errD_fake` (the earlier backward lines dropped) and every loss goes back out
 beside the other outputs.
+
+A later step that reads an earlier step's model output (dcgan's G step: `output = netD(fake)` with `fake =
+netG(noise)` made in the D step) gets that one model call written first in its function (`recomputed`): the same
+inputs and the same, not yet updated, weights give the same values, and the gradient then reaches the model's
+parameters as it did through torch's reuse. The one difference: a BatchNorm in that model updates its running
+statistics once more per step (in training mode its output uses the batch's statistics, so the values are equal).
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ class TrainingStep(Rewrite):
     outputs: tuple[str, ...] = ()
     weights: str = ""
     summed: tuple[str, ...] = ()
+    recomputed: tuple[str, ...] = ()  # statements (one line each) written first in the function: an earlier step's model output made again
 
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         from ascend_migrate.fixes.errors import FixError
@@ -88,6 +95,7 @@ class TrainingStep(Rewrite):
             returned, received, options = f"return {self.loss}", f"{self.loss}, grads", ""
         text = newline.join([
             f"{indentation}def {self.function}({parameters}):",
+            *[f"{indentation}{INDENT}{statement}" for statement in self.recomputed],
             *body,
             f"{indentation}{INDENT}{returned}",
             f"{indentation}{received} = mindspore.value_and_grad({self.function}, None, {weights}{options})({parameters})",
