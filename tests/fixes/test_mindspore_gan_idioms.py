@@ -129,3 +129,29 @@ def test_a_fill_statement_rebinds_the_name_and_a_fill_used_as_a_value_is_left():
     """, MINT)
     assert "label = mindspore.ops.full_like(label, 0.0)  # fake labels" in text
     assert "other = label.fill_(1.0)" in text
+
+
+def test_in_place_fills_of_a_branch_become_set_data_with_the_era_s_name():
+    source = """
+        import torch.nn as nn
+
+        def weights_init(m):
+            classname = m.__class__.__name__
+            if classname.find('Conv') != -1:
+                m.weight.data.normal_(0.0, 0.02)
+            elif classname.find('BatchNorm') != -1:
+                m.weight.data.normal_(std=0.02, mean=1.0)
+                m.bias.data.fill_(0)
+                m.running_mean.zero_()
+
+        net = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8))
+    """
+    initializer = "mindspore.common.initializer."
+    ops_nn, mint = fixed(source, OPS_NN), fixed(source, MINT)
+    for text, scale, shift, mean in ((ops_nn, "gamma", "beta", "moving_mean"), (mint, "weight", "bias", "running_mean")):
+        assert (f"m.weight.set_data({initializer}initializer({initializer}Normal(sigma=0.02, mean=0.0), m.weight.shape, "
+                "m.weight.dtype))") in text
+        assert (f"m.{scale}.set_data({initializer}initializer({initializer}Normal(sigma=0.02, mean=1.0), m.{scale}.shape, "
+                f"m.{scale}.dtype))") in text
+        assert f"m.{shift}.set_data({initializer}initializer({initializer}Constant(0), m.{shift}.shape, m.{shift}.dtype))" in text
+        assert f"m.{mean}.set_data({initializer}initializer({initializer}Zero(), m.{mean}.shape, m.{mean}.dtype))" in text

@@ -35,6 +35,7 @@ PATTERN_NAMES = frozenset({
     "bert-self-attention",
     # analysis/rules/class_name_dispatch.py
     "layer-class-name-branch",
+    "layer-parameter-inplace-init",
     # analysis/rules/pitfalls.py
     "device-capability-unpacked",
     "device-properties-version",

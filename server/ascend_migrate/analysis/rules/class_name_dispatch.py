@@ -23,6 +23,8 @@ from ascend_migrate.analysis.rules.api import FUNCTION_DEFINITION, Example, Matc
 from ascend_migrate.kb.layer_parameter_names import NN_ERA_RENAMES
 
 PATTERN = "layer-class-name-branch"
+INIT_PATTERN = "layer-parameter-inplace-init"  # MS224: m.weight.data.normal_(0.0, 0.02) in such a branch
+_INITIALIZER = "mindspore.common.initializer."
 
 
 def _class_name_of(node: ast.expr, parameters: set[str]) -> str | None:
@@ -103,7 +105,8 @@ def _ops_nn_classes(context: RuleContext, matches) -> list[str]:
 
 def on_function(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
     entries = context.view.patterns.get(PATTERN)
-    if not entries:
+    init_entries = context.view.patterns.get(INIT_PATTERN)
+    if not entries and not init_entries:
         return
     arguments = node.args
     parameters = {argument.arg for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
@@ -120,12 +123,66 @@ def on_function(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionD
         if guard is None:
             continue
         parameter, matches = guard
-        classes = _ops_nn_classes(context, matches)
-        if classes:
-            for statement in branch.body:
+        classes = _ops_nn_classes(context, matches) if entries else []
+        for statement in branch.body:
+            if init_entries:
+                _report_init(context, init_entries[0], statement, parameter, classes)
+            if classes and entries:
                 for attribute in ast.walk(statement):
                     if type(attribute) is ast.Attribute and type(attribute.value) is ast.Name and attribute.value.id == parameter:
                         _report(context, entries[0], attribute, classes)
+
+
+def _report_init(context: RuleContext, entry, statement: ast.stmt, parameter: str, classes: list[str]) -> None:
+    """`m.weight.data.normal_(mean, std)` (or without `.data`; `fill_(v)`, `zero_()`) as a statement of the branch →
+    `m.weight.set_data(initializer(Normal(sigma=std, mean=mean), m.weight.shape, m.weight.dtype))`, with the
+    parameter's ops/nn-era name when every matched class agrees on it. MindSpore's Parameter is filled by
+    set_data; the in-place fills have no CPU kernel in mindspore 2.10 (InplaceNormal, InplaceFillScalar)."""
+    call = statement.value if type(statement) is ast.Expr and type(statement.value) is ast.Call else None
+    if call is None or type(call.func) is not ast.Attribute or any(type(argument) is ast.Starred for argument in call.args):
+        return
+    target = call.func.value
+    if type(target) is ast.Attribute and target.attr == "data":
+        target = target.value
+    if not (type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == parameter):
+        return
+    initializer = _initializer(call)
+    if initializer is None:
+        return
+    names = {NN_ERA_RENAMES[name].get(target.attr, target.attr) for name in classes} or {target.attr}
+    if len(names) != 1:
+        return  # the rename's finding says why there is no fix
+    factory = context.factory
+    finding = factory.finding(entry, factory.span(call), "inferred", api=f"torch.Tensor.{call.func.attr}")
+    if finding is None:
+        return
+    weight = f"{parameter}.{names.pop()}"
+    line, column, end_line, end_column = factory.span(call)
+    text = f"{weight}.set_data({_INITIALIZER}initializer({_INITIALIZER}{initializer}, {weight}.shape, {weight}.dtype))"
+    fix = Fix(title=f"Replace with `{weight}.set_data(initializer({initializer}, ...))`", safe=False,
+              edits=(TextEdit(line, column, end_line, end_column, text),), add_imports=("import mindspore",))
+    context.add(dataclasses.replace(finding, fix=fix))
+
+
+def _initializer(call: ast.Call) -> str | None:
+    """`Normal(sigma=std, mean=mean)` for normal_(mean, std) (torch's defaults 0 and 1), `Constant(v)` for fill_(v),
+    `Zero()` for zero_(); None for anything else."""
+    method = call.func.attr  # type: ignore[attr-defined]
+    keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+    if None in keywords:
+        return None
+    if method == "normal_" and len(call.args) + len(keywords) <= 2 and set(keywords) <= {"mean", "std"}:
+        given = dict(zip(("mean", "std"), call.args, strict=False)) | keywords
+        if len(given) != len(call.args) + len(keywords):
+            return None  # a value passed twice
+        mean = ast.unparse(given["mean"]) if "mean" in given else "0.0"
+        std = ast.unparse(given["std"]) if "std" in given else "1.0"
+        return f"Normal(sigma={std}, mean={mean})"
+    if method == "fill_" and len(call.args) == 1 and not keywords:
+        return f"Constant({ast.unparse(call.args[0])})"
+    if method == "zero_" and not call.args and not keywords:
+        return "Zero()"
+    return None
 
 
 def _report(context: RuleContext, entry, attribute: ast.Attribute, classes: list[str]) -> None:
@@ -165,7 +222,7 @@ _FLAGS = (
 
         def init_norms(module):
             if 'LayerNorm' in type(module).__name__:
-                module.weight.data.fill_(1.0)  # expect: MS223
+                module.weight.data.fill_(1.0)  # expect: MS223, MS224
 
         model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.LayerNorm(8))
         model.apply(weights_init)
@@ -188,5 +245,6 @@ _LEAVES_ALONE = (
         """, codes=("MS223",), mindspore_version="2.4"),
 )
 
-RULE = Rule(name="class_name_dispatch", matchers={PATTERN: Matcher(FUNCTION_DEFINITION, on_function)}, flags=_FLAGS,
+RULE = Rule(name="class_name_dispatch", flags=_FLAGS,
+            matchers={PATTERN: Matcher(FUNCTION_DEFINITION, on_function), INIT_PATTERN: Matcher(FUNCTION_DEFINITION, on_function)},
             leaves_alone=_LEAVES_ALONE)
