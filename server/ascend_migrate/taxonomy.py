@@ -86,6 +86,8 @@ _CODE_TABLE = (
     CodeInfo("MS209", "ms-structure", "autograd-context", "Gradient recording is functional in MindSpore (no_grad, autograd.grad, ...)."),
     CodeInfo("MS213", "ms-structure", "cell-parameters", "parameters()/named_parameters() become get_parameters()/parameters_and_names()."),
     CodeInfo("MS214", "ms-structure", "tensor-size-call", "x.size(d) becomes x.shape[d]: a MindSpore tensor's size is its element count."),
+    CodeInfo("MS215", "ms-structure", "loader-dataset-size", "len(loader.dataset) becomes the size of the pipeline's source: a MindSpore dataset has no .dataset."),
+    CodeInfo("MS216", "ms-structure", "dropout2d-input", "A Dropout2d call gets its input as (N, C, -1, 1): MindSpore's Dropout2d takes 4-D input only."),
     CodeInfo("MS221", "ms-structure", "cell-dtype-cast", "model.double()/float()/half() become Cell.to(dtype): a Cell has no cast methods."),
     CodeInfo("MS222", "ms-structure", "embedding-table", "An ops/nn-era Embedding's weight is its embedding_table."),
     CodeInfo("MS223", "ms-structure", "layer-class-name-branch", "In a branch that picks layers by class name, an ops/nn-era layer's parameter has its MindSpore name (BatchNorm weight is gamma)."),

@@ -63,13 +63,8 @@ class Program:
 # Where each program stops today (the first error of its fixed version; docs/fixes.md lists why).
 PROGRAMS = [
     Program("guide_resnet", "train.py", "model = ResNet()"),
-    Program("mnist", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
-            stops={OPS_NN: "F.max_pool2d has no ops/nn-era row, so torch's runs on a MindSpore tensor; past it (by hand) the "
-                           "first step trains through the **train_kwargs pipeline, then len(train_loader.dataset) fails: a "
-                           "BatchDataset has no .dataset and train()'s loader parameter has no known type"}),
-    Program("mnist_rnn", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model"),
-            stops={OPS_NN: "the **kwargs pipeline feeds the LSTM, then mindspore.nn.Dropout2d refuses its 2-D input (torch's "
-                           "Dropout2d takes it): a layer difference the knowledge base does not list"}),
+    Program("mnist", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model")),
+    Program("mnist_rnn", "main.py", "model = Net()", ("--epochs", "1", "--batch-size", "32", "--test-batch-size", "32", "--save-model")),
     # vae: the module-level `kwargs` dict is followed into both loaders; the mint era stops at randn_like's kernel
     Program("vae", "main.py", "model = VAE()", ("--epochs", "1", "--batch-size", "64"), stops={OPS_NN:
         "trains its first step through the **kwargs pipelines, then len(train_loader.dataset) fails: a BatchDataset has "

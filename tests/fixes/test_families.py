@@ -12,6 +12,7 @@ from ascend_migrate.fixes.families import FAMILIES, rewrite_from_json
 from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint
+from ascend_migrate.fixes.families.loader_dataset_size import LoaderDatasetSize
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
 from ascend_migrate.fixes.families.training_step import TrainingStep
 from ascend_migrate.lsp import convert
@@ -27,6 +28,7 @@ EXAMPLES = {
     "save-checkpoint": SaveCheckpoint((40, 5, 40, 45), callee="mindspore.save_checkpoint"),
     "clip-grad-fused": ClipGradFused((88, 9, 88, 60), "optimizer"),
     "load-checkpoint": LoadCheckpoint((12, 9, 12, 56), "runs/model.ckpt", callee="mindspore.load_checkpoint"),
+    "loader-dataset-size": LoaderDatasetSize((46, 47, 46, 73), "train_loader"),
     "training-step": TrainingStep((30, 1, 33, 24), "loss", "optimizer", "forward_fn", ("hidden",), ("output", "hidden")),
 }
 
@@ -77,7 +79,7 @@ def test_objects_as_the_documentation_writes_them_decode_too():
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
     [
-        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, load-checkpoint, save-checkpoint, training-step)"),
+        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, load-checkpoint, loader-dataset-size, save-checkpoint, training-step)"),
         ("call-arguments", {"call": [1, 1, 1, 5], "rename": {"a": "b"}}, "call-arguments: unknown argument 'rename'"),
         ("call-arguments", {"call": [1, 1, 5]}, "call-arguments: 'call' must be a span [line, column, end_line, end_column], got [1, 1, 5]"),
         ("save-checkpoint", {}, "save-checkpoint: SaveCheckpoint.__init__() missing 1 required positional argument: 'call'"),

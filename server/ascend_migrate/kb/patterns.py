@@ -47,6 +47,9 @@ PATTERN_NAMES = frozenset({
     "keras-summary",
     "keras-evaluate",
     "keras-to-categorical",
+    # analysis/rules/loader_dataset.py and dropout2d_input.py (MindSpore route, issue 17)
+    "loader-dataset-size",
+    "dropout2d-input",
     # analysis/rules/tf_data.py
     "tf-data-from-tensor-slices",
     # analysis/rules/format_spec.py

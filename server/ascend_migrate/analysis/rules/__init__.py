@@ -7,7 +7,8 @@ imports (third-party modules), patterns (keyword arguments with no counterpart, 
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
 properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
 (Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
-(tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor).
+(tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor), dropout2d_input (torch's
+Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.dataset) on a fixed pipeline).
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from __future__ import annotations
 from ascend_migrate.analysis.rules import (
     class_name_dispatch,
     device_choice,
+    dropout2d_input,
     format_spec,
     imports,
     keras_layer_class,
     keras_model,
     keras_module_model,
     keras_training,
+    loader_dataset,
     methods,
     names,
     patterns,
@@ -49,6 +52,8 @@ RULES: tuple[Rule, ...] = (
     keras_training.RULE,
     tf_data.RULE,
     format_spec.RULE,
+    dropout2d_input.RULE,
+    loader_dataset.RULE,
 )
 
 
