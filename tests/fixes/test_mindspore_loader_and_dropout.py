@@ -1,5 +1,5 @@
 """The MindSpore route's fixes for pytorch/examples' mnist and mnist_rnn (issue 17), text for text with the shipped
-knowledge base: `F.max_pool2d` in the ops/nn era (curated row), `len(loader.dataset)` followed into a function's
+knowledge base: `F.max_pool2d`, `F.softplus` and `F.mish` in the ops/nn era (curated rows), `len(loader.dataset)` followed into a function's
 parameter (MS215, `loader-dataset-size`), and torch's Dropout2d called on any rank (MS216). tests/execution runs
 them on the real programs with mindspore 2.10 (the proof they run); these pin the text and the cases where no fix
 is written."""
@@ -41,6 +41,20 @@ def test_max_pool2d_has_a_row_in_each_era():
     assert "mindspore.ops.max_pool2d(x, 2), mindspore.ops.max_pool2d(x, 3, 2, 1, 1, ceil_mode=True), " \
            "mindspore.ops.max_pool2d(x=x, kernel_size=2)" in fixed(POOL)  # ops/nn: return_indices is 6th there
     assert "mint.nn.functional.max_pool2d(x, 2)" in fixed(POOL, MINT)
+
+
+ACTIVATIONS = """
+    import torch.nn.functional as F
+
+
+    def act(x):
+        return F.softplus(x, beta=2), F.mish(x), F.mish(input=x, inplace=True)
+"""
+
+
+def test_softplus_and_mish_have_a_row_in_each_era():
+    assert "mindspore.ops.softplus(x, beta=2), mindspore.ops.mish(x), mindspore.ops.mish(x=x)" in fixed(ACTIVATIONS)
+    assert "mint.nn.functional.softplus(x, beta=2), mint.nn.functional.mish(x)" in fixed(ACTIVATIONS, MINT)
 
 
 PIPELINE = """
