@@ -16,6 +16,8 @@
 # test_format_spec.py (what mindspore 2.10's Tensor.__format__ accepts, the MS230 entry's source): 18 s.
 # test_gan_step.py (the G step made again, against torch): 36 s; test_lbfgs_advice.py (why LBFGS stays advice): 86 s,
 # most of it mindspore.scipy's compilation (same shared cores).
+# test_loader_dataset_size.py and test_dropout2d_input.py (issue 17, mnist): 37 s each (a fix and two short runs),
+# measured with the shared cores busy; mnist and mnist_rnn now run their epoch to the end in the ops/nn era.
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"
