@@ -83,8 +83,8 @@ def pipeline_problem(tree: ast.Module, line: int, loader: str) -> str:
             return f"{function.name}() at line {call.lineno} does not pass it as a plain name (or at all)"
         caller = _enclosing_functions(tree, call.lineno)
         scope: ast.AST = caller[-1] if caller else tree
-        where = f"{f'{caller[-1].name}()' if caller else 'the module'}, which passes it to {function.name}() at line {call.lineno}"
-        problem = _assigned_problem(scope, argument.id, where)
+        caller_name = f"{caller[-1].name}()" if caller else "the module"
+        problem = _assigned_problem(scope, argument.id, f"{caller_name}, which passes it to {function.name}() at line {call.lineno}")
         if problem:
             return problem
     return ""
