@@ -59,10 +59,12 @@ PROGRAMS = [
         "fix (its Sequential, Dense, LayerNormalization and Dropout sub-layers are fixed with sizes from embed_dim "
         "and ff_dim); the module-level model applies the file's own layer classes, which MS255 does not follow; so "
         "Keras stays imported")),
+    Program("tf_custom_loop", "custom_loop.py"),
+    Program("tf_metrics", "custom_loop_metrics.py"),
     Program("tf_quickstart_advanced", "quickstart_advanced.py", Stop(
         "import tensorflow as tf",
-        "the subclassed model's layers have no input sizes in the code (Conv2D, Dense), and GradientTape, "
-        "tf.function and the Keras metrics have no fix, so TensorFlow stays imported")),
+        "`tf.__version__`, `tf.newaxis`, the subclassed model's layers without input sizes in the code (Conv2D, "
+        "Dense) and the sparse cross-entropy loss object have no fix, so TensorFlow stays imported")),
 ]
 
 

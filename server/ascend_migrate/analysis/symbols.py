@@ -112,6 +112,10 @@ def constructed_type(qualified: str) -> str | None:
         return qualified
     if qualified in TENSOR_DATASETS:
         return TENSOR_DATASETS[0]  # the MindSpore route's DataLoader fix batches a variable holding one
+    if last in KERAS_METRICS and qualified.startswith(_KERAS_METRIC_MODULES):
+        return f"{KERAS_METRIC_PREFIX}{last}"  # a custom loop's metric, whose calls the MindSpore route rewrites
+    if qualified in _MINDSPORE_METRICS:
+        return qualified  # its eval() is the metric's value, not a module's inference mode (MS203)
     return None
 
 
@@ -178,6 +182,11 @@ class TypeSystem:
         return MODULE in self.family(type_name)
 
 
+KERAS_METRIC_PREFIX = "tensorflow.keras.metrics."
+# The Keras metrics whose objects the walker types (analysis/rules/tf_metrics.py rewrites their calls).
+KERAS_METRICS = frozenset({"Mean", "SparseCategoricalAccuracy", "CategoricalAccuracy"})
+_MINDSPORE_METRICS = frozenset({"mindspore.train.Loss", "mindspore.train.Accuracy", "mindspore.train.MAE", "mindspore.train.MSE"})
+_KERAS_METRIC_MODULES = (KERAS_METRIC_PREFIX, "keras.metrics.", "tf_keras.metrics.", "tensorflow.metrics.")
 KERAS_LAYER = "tensorflow.keras.Layer"  # as the tables spell Keras' layer base (keras.layers.Layer is an alias)
 KERAS_VARIABLE = "tensorflow.Variable"  # what a Keras layer's add_weight returns
 _KERAS_ROOTS = ("tensorflow.keras.", "tensorflow.compat.v1.keras.", "tf_keras.", "keras.")

@@ -54,4 +54,9 @@ PATTERN_NAMES = frozenset({
     "tf-data-from-tensor-slices",
     # analysis/rules/format_spec.py
     "tensor-format-spec",
+    # analysis/rules/tf_custom_loop.py
+    "keras-optimizer",
+    "keras-loss-object",
+    "keras-training-argument",
+    "keras-metric",  # analysis/rules/tf_metrics.py
 })

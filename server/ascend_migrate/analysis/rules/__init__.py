@@ -8,7 +8,8 @@ imports (third-party modules), patterns (keyword arguments with no counterpart, 
 properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
 (Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
 (tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor), dropout2d_input (torch's
-Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.dataset) on a fixed pipeline).
+Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.dataset) on a fixed pipeline), tf_custom_loop
+(GradientTape, tf.function and a custom loop's optimizer), tf_metrics (Keras metrics as mindspore.train metrics).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from ascend_migrate.analysis.rules import (
     pitfalls,
     shapes,
     strings,
+    tf_custom_loop,
     tf_data,
+    tf_metrics,
     training_step,
 )
 from ascend_migrate.analysis.rules.api import Matcher, Rule
@@ -54,6 +57,8 @@ RULES: tuple[Rule, ...] = (
     format_spec.RULE,
     dropout2d_input.RULE,
     loader_dataset.RULE,
+    tf_custom_loop.RULE,
+    tf_metrics.RULE,
 )
 
 

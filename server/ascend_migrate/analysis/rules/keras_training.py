@@ -68,7 +68,7 @@ _METRICS = {"accuracy": "Accuracy", "acc": "Accuracy", "sparse_categorical_accur
             "mae": "MAE", "mse": "MSE"}
 
 
-class _Refused(Exception):
+class _Refused(ValueError):
     pass
 
 
@@ -119,6 +119,12 @@ def _optimizer(context: RuleContext, node: ast.expr, model: str) -> str:
     options.update({renames[key]: ast.unparse(value) for key, value in given.items()})
     written = ", ".join(f"{key}={value}" for key, value in options.items())
     return f"{NN}{target}({model}.trainable_params(), {written})"
+
+
+def optimizer_cell(context: RuleContext, node: ast.expr, model: str) -> str:
+    """The MindSpore optimizer for Keras optimizer `node` on `model.trainable_params()`, Keras' defaults written out
+    (also for a custom loop's optimizer, tf_custom_loop.py); raises ValueError saying why there is none."""
+    return _optimizer(context, node, model)
 
 
 def _loss(context: RuleContext, node: ast.expr) -> tuple[str, str | None]:

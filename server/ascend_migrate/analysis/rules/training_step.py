@@ -97,7 +97,7 @@ class _GradToName(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-def _names(statements: list[ast.stmt]) -> tuple[list[str], list[str]]:
+def read_and_assigned(statements: list[ast.stmt]) -> tuple[list[str], list[str]]:
     """(names the statements read before assigning them, names they assign), each in order of appearance.
     An assignment's value is read before its targets are bound, and `x += 1` reads x."""
     read_first: list[str] = []
@@ -127,7 +127,7 @@ def _names(statements: list[ast.stmt]) -> tuple[list[str], list[str]]:
     return read_first, assigned
 
 
-def _why_not(statements: list[ast.stmt]) -> str | None:
+def why_not_movable(statements: list[ast.stmt]) -> str | None:
     for statement in statements:
         for node in ast.walk(statement):
             if isinstance(node, _LEAVES):
@@ -201,7 +201,7 @@ def _definitions(statements: list[ast.stmt]) -> dict[str, ast.stmt | None]:
     """Each name the statements assign → its last assignment when that is `name = value`, else None."""
     found: dict[str, ast.stmt | None] = {}
     for statement in statements:
-        for name in _names([statement])[1]:
+        for name in read_and_assigned([statement])[1]:
             plain = type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
             found[name] = statement if plain else None
     return found
@@ -210,7 +210,7 @@ def _definitions(statements: list[ast.stmt]) -> dict[str, ast.stmt | None]:
 def _rewritten_definitions(body: list[ast.stmt], index: int) -> dict[str, ast.stmt | None]:
     """The names a step the fix already rewrote (`body[index]`) hands out, each with its assignment in the forward
     function defined just before it."""
-    handed_out = dict.fromkeys(_names([body[index]])[1])
+    handed_out = dict.fromkeys(read_and_assigned([body[index]])[1])
     before = body[index - 1] if index else None
     if type(before) is ast.FunctionDef:
         inside = _definitions(before.body)
@@ -271,13 +271,13 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
     forward = body[start:position]
     if not forward:
         return "no forward pass between zero_grad() and backward()"
-    reason = _why_not(forward)
+    reason = why_not_movable(forward)
     if reason is not None:
         return reason
-    read_first, assigned = _names(forward)
+    read_first, assigned = read_and_assigned(forward)
     # The batch (the loop's target, and what the body made of it before the forward pass) goes in as arguments:
     # a tensor the differentiated function only closes over reaches some cells (LSTM) as an opaque value.
-    batch = set(_names([ast.Assign(targets=[loop.target], value=ast.Constant(None)), *body[:start]])[1])
+    batch = set(read_and_assigned([ast.Assign(targets=[loop.target], value=ast.Constant(None)), *body[:start]])[1])
     missing = [name for name in losses if name not in assigned]
     if missing:
         return f"`{missing[0]}` is not computed between zero_grad() and backward()"
@@ -292,7 +292,7 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
     if recomputed:
         # the model's output made again inside this function, from the same inputs: the same values, and now the
         # gradient reaches the model's parameters as torch's reuse of the earlier output did
-        repeated = [name for statement in recomputed.values() for name in _names([statement])[0]]
+        repeated = [name for statement in recomputed.values() for name in read_and_assigned([statement])[0]]
         inputs = tuple(dict.fromkeys((*[name for name in repeated if name in earlier or name in batch],
                                       *[name for name in inputs if name not in recomputed])))
         assigned = [*[name for name in recomputed if name not in assigned], *assigned]

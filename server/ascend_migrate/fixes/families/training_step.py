@@ -26,6 +26,12 @@ netG(noise)` made in the D step) gets that one model call written first in its f
 inputs and the same, not yet updated, weights give the same values, and the gradient then reaches the model's
 parameters as it did through torch's reuse. The one difference: a BatchNorm in that model updates its running
 statistics once more per step (in training mode its output uses the batch's statistics, so the values are equal).
+
+A TensorFlow tape (`tape`, the name bound by `with tf.GradientTape() as tape:`) spans from the `with` line to
+`gradients = tape.gradient(loss, ...)`: the `with` body is the forward pass, kept at its own indentation (the
+function replaces the `with` at the same depth), and `gradients` receives the grads. `replacements` carry the
+edits other fixes make inside the moved lines (`model(x, training=True)` → `model.set_train(True)(x)`), which
+would otherwise overlap this one.
 """
 
 from __future__ import annotations
@@ -63,6 +69,9 @@ class TrainingStep(Rewrite):
     weights: str = ""
     summed: tuple[str, ...] = ()
     recomputed: tuple[str, ...] = ()  # statements (one line each) written first in the function: an earlier step's model output made again
+    tape: str = ""
+    gradients: str = "grads"
+    replacements: tuple[tuple[str, str], ...] = ()  # (text, new text) in the moved lines: what other fixes change there
 
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         from ascend_migrate.fixes.errors import FixError
@@ -73,31 +82,38 @@ class TrainingStep(Rewrite):
             raise FixError(f"training-step: lines {first}-{last} are outside the text")
         lines = [index.line_text(number) for number in range(first, last + 1)]
         backward = lines[-1].strip()
-        if ".backward()" not in backward:
+        if (f"{self.tape}.gradient(" if self.tape else ".backward()") not in backward:
             return []  # already rewritten (or edited since): nothing of this step is left to change
         indentation = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
         newline = "\r\n" if source[index.line_end(first):index.line_end(first) + 2] == "\r\n" else "\n"
         parameters = ", ".join(self.inputs)
         weights = self.weights or f"{self.optimizer}.parameters"
         dropped = {f"{name}.backward()" for name in self.summed}
-        body = [INDENT + line if line.strip() else line for line in lines[:-1] if line.strip() not in dropped]
+        if self.tape:  # the `with` body is indented already, by the file's own unit
+            body = lines[1:-1]
+            for old, new in self.replacements:
+                body = [line.replace(old, new) for line in body]
+            inner = next((line[: len(line) - len(line.lstrip())] for line in body if line.strip()), indentation + INDENT)
+        else:
+            body = [INDENT + line if line.strip() else line for line in lines[:-1] if line.strip() not in dropped]
+            inner = indentation + INDENT
         if self.summed:
             auxiliary = ", ".join(self.outputs) + ("," if len(self.outputs) == 1 else "")
             returned = f"return {' + '.join((*self.summed, self.loss))}, ({auxiliary})"
-            received = f"({self.function}_loss, ({auxiliary})), grads"
+            received = f"({self.function}_loss, ({auxiliary})), {self.gradients}"
             options = ", has_aux=True"
         elif self.outputs:
             auxiliary = ", ".join(self.outputs) + ("," if len(self.outputs) == 1 else "")
             returned = f"return {self.loss}, ({auxiliary})"
-            received = f"({self.loss}, ({auxiliary})), grads"
+            received = f"({self.loss}, ({auxiliary})), {self.gradients}"
             options = ", has_aux=True"
         else:
-            returned, received, options = f"return {self.loss}", f"{self.loss}, grads", ""
+            returned, received, options = f"return {self.loss}", f"{self.loss}, {self.gradients}", ""
         text = newline.join([
             f"{indentation}def {self.function}({parameters}):",
             *[f"{indentation}{INDENT}{statement}" for statement in self.recomputed],
             *body,
-            f"{indentation}{INDENT}{returned}",
+            f"{inner}{returned}",
             f"{indentation}{received} = mindspore.value_and_grad({self.function}, None, {weights}{options})({parameters})",
         ])
         return [TextEdit(first, 1, last, end_column, text)]
