@@ -1,7 +1,7 @@
 """Signature-level checks of every PyTorch → MindSpore entry against the installed packages: the kinds of error
 the hand checks found, looked for across all entries instead of in a sample.
 
-    PYTHONPATH=server /work/kbvenv/bin/python -m tools.signature_scan [--json]
+    PYTHONPATH=server /work/kbvenv/bin/python -m tools.signature_scan [--json] [--era 2.4]
 
 Needs torch and mindspore importable (run it with a venv that has both). For each entry whose ranges hold the
 installed releases, it reports:
@@ -15,6 +15,9 @@ installed releases, it reports:
   `device`, `dtype`, ... aside: their own table answers them);
 - `namedtuple`: torch documents a namedtuple result (`.values`, `.indices`) and the target's docstring does not,
   called equivalent.
+
+`--era 2.4` scans the ops/nn-era entries instead: those whose MindSpore range holds 2.4 but not the installed 2.10
+(outside the hand samples' population), against the installed mindspore's signatures of the same names.
 
 Signatures come from `inspect`, or for builtins from every `name(...)` line of the docstring (MindSpore's tensor
 methods document several overloads; a parameter agrees when any overload agrees). A finding is a lead for a
@@ -32,7 +35,10 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from tools.hand_check import population
+from tools.hand_check import MINDSPORE, TABLES, TORCH, population
+
+from ascend_migrate.kb.loader import load_table
+from ascend_migrate.kb.versions import parse_version
 
 # name(a, b=1, *, c=None) -> T, also as `.. method:: Tensor.name(...)` or `.. function:: name(...)`
 _SIGNATURE_LINE = re.compile(r"^\s*(?:\.\.\s+(?:method|function)::\s+)?[\w.]+\((.*)\)\s*(?:->.*)?$")
@@ -145,10 +151,23 @@ def scan_entry(entry, torch_value: object, mindspore_value: object) -> list[tupl
     return leads
 
 
-def scan(mappings: Path) -> list[dict]:
+def era_population(mappings: Path, era: str) -> list:
+    """The entries whose MindSpore range holds `era` (2.4: the ops/nn era) but not the installed 2.10, and whose torch
+    range holds the installed torch."""
+    wanted, installed = parse_version(era), parse_version(MINDSPORE)
+    entries = []
+    for table in TABLES:
+        loaded, _ = load_table(mappings / f"{table}.yaml")
+        entries += [entry for entry in loaded
+                    if entry.source_versions.contains(parse_version(TORCH))
+                    and entry.target_versions.contains(wanted) and not entry.target_versions.contains(installed)]
+    return sorted(entries, key=lambda entry: (entry.table, entry.index))
+
+
+def scan(mappings: Path, era: str = "") -> list[dict]:
     warnings.simplefilter("ignore")
     found = []
-    for entry in population(mappings):
+    for entry in era_population(mappings, era) if era else population(mappings):
         if entry.match not in ("name", "method") or not entry.target or not entry.api.startswith("torch."):
             continue
         try:
@@ -166,8 +185,10 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mappings", type=Path, default=Path("mappings"))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--era", default="", help="scan the entries whose MindSpore range holds this release but not "
+                                                  "the installed one (2.4: the ops/nn era)")
     arguments = parser.parse_args(argv)
-    found = scan(arguments.mappings)
+    found = scan(arguments.mappings, arguments.era)
     if arguments.json:
         json.dump(found, sys.stdout, indent=1)
         print()

@@ -860,3 +860,159 @@ for _dataset, _default, _other in (("DBpedia", "('train', 'test')", "'test'"), (
                                    ("YelpReviewPolarity", "('train', 'test')", "'test'")):
     for _branch in ("master", "r2.4.10"):
         ADDED_NOTES[(f"torchtext.datasets.{_dataset}", _branch)] = _SPLITS.format(default=_default, other=_other)
+# The sweeps after the fourth hand check (issue 16), across every entry instead of a sample.
+# tools/transform_enums.py: constructor parameters of mindspore.dataset.vision/audio transforms typed as an enum of
+# mindspore.dataset (Inter, Border, FadeShape, WindowType, ...) where torchvision takes its own InterpolationMode and
+# torchaudio a string or a window function. Each was run in mindspore 2.10.0: the constructor with torch's value raises
+# TypeError ("Argument interpolation with value InterpolationMode.BICUBIC is not of type [<enum 'Inter'>]"). A `type`
+# row says so; a fix on such an entry is never safe, and a call passing the parameter gets MS102 (names.py).
+# (source, target, enum, torch default, MindSpore default, the torch value run, the doc row it replaces or None)
+_ENUM_TYPED = {
+    "torchaudio.transforms.AmplitudeToDB": (("stype", "stype", "ScaleType", "'power'", "ScaleType.POWER", "'power'",
+                                              ("stype", "stype")),),
+    "torchaudio.transforms.Fade": (("fade_shape", "fade_shape", "FadeShape", "'linear'", "FadeShape.LINEAR", "'linear'",
+                                     None),),
+    "torchaudio.transforms.GriffinLim": (("window_fn", "window_type", "WindowType", "torch.hann_window",
+                                           "WindowType.HANN", "torch.hann_window", ("window_fn", "window_type")),),
+    "torchaudio.transforms.InverseMelScale": (("norm", "norm", "NormType", "None", "NormType.NONE", "'slaney'",
+                                                ("norm", "norm")),),
+    "torchaudio.transforms.MFCC": (("norm", "norm", "NormMode", "'ortho'", "NormMode.ORTHO", "'ortho'", None),),
+    "torchaudio.transforms.MelScale": (("norm", "norm", "NormType", "None", "NormType.NONE", "'slaney'",
+                                         ("norm", "norm")),),
+    "torchaudio.transforms.MelSpectrogram": (
+        ("window_fn", "window", "WindowType", "torch.hann_window", "WindowType.HANN", "torch.hann_window",
+         ("window_fn", "window")),
+        ("pad_mode", "pad_mode", "BorderType", "'reflect'", "BorderType.REFLECT", "'reflect'", None),
+        ("norm", "norm", "NormType", "None", "NormType.NONE", "'slaney'", None),
+        # the doc calls mel_scale MindSpore's own; torchaudio's MelSpectrogram has mel_scale='htk' too
+        ("mel_scale", "mel_scale", "MelType", "'htk'", "MelType.HTK", "'htk'", (None, "mel_scale"))),
+    "torchaudio.transforms.Resample": (("resampling_method", "resample_method", "ResampleMethod", "'sinc_interp_hann'",
+                                         "ResampleMethod.SINC_INTERPOLATION", "'sinc_interp_hann'",
+                                         ("resampling_method", "resample_method")),),
+    "torchaudio.transforms.SpectralCentroid": (("window_fn", "window", "WindowType", "torch.hann_window",
+                                                 "WindowType.HANN", "torch.hann_window", ("window_fn", "window")),),
+    "torchaudio.transforms.Spectrogram": (
+        ("window_fn", "window", "WindowType", "torch.hann_window", "WindowType.HANN", "torch.hann_window",
+         ("window_fn", "window")),
+        ("pad_mode", "pad_mode", "BorderType", "'reflect'", "BorderType.REFLECT", "'reflect'", None)),
+    "torchvision.transforms.Pad": (("padding_mode", "padding_mode", "Border", "'constant'", "Border.CONSTANT",
+                                     "'reflect'", None),),
+    "torchvision.transforms.RandomCrop": (("padding_mode", "padding_mode", "Border", "'constant'", "Border.CONSTANT",
+                                            "'reflect'", None),),
+    "torchvision.transforms.RandomAffine": (("interpolation", "resample", "Inter", "InterpolationMode.NEAREST",
+                                              "Inter.NEAREST", "InterpolationMode.BILINEAR",
+                                              ("interpolation", "resample")),),
+    "torchvision.transforms.RandomPerspective": (("interpolation", "interpolation", "Inter",
+                                                   "InterpolationMode.BILINEAR", "Inter.BICUBIC",
+                                                   "InterpolationMode.BILINEAR", ("interpolation", "interpolation")),),
+    "torchvision.transforms.RandomResizedCrop": (("interpolation", "interpolation", "Inter",
+                                                   "InterpolationMode.BILINEAR", "Inter.BILINEAR",
+                                                   "InterpolationMode.BICUBIC", ("interpolation", "interpolation")),),
+    "torchvision.transforms.RandomRotation": (("interpolation", "resample", "Inter", "InterpolationMode.NEAREST",
+                                                "Inter.NEAREST", "InterpolationMode.BILINEAR",
+                                                ("interpolation", "resample")),),
+}
+# Entries called equivalent: the usual call (Resize(224), Vol(0.5)) is a rename; the parameter gets a `type` row with
+# its position in torch's constructor (Resize(size, interpolation, ...), Vol(gain, gain_type)).
+_ENUM_TYPED_EQUIVALENT = {
+    "torchvision.transforms.Resize": (("interpolation", "interpolation", "Inter", "InterpolationMode.BILINEAR",
+                                       "Inter.BILINEAR", "InterpolationMode.BICUBIC", None),),
+    "torchaudio.transforms.Vol": (("gain_type", "gain_type", "GainType", "'amplitude'", "GainType.AMPLITUDE", "'db'",
+                                   None),),
+}
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "AEIOU" else "a"
+
+
+def _enum_reason(target: str, enum_name: str, target_default: str, ran: str) -> str:
+    return (f"MindSpore's {target} is {_article(enum_name)} {enum_name} ({target_default}): {target}={ran}, torch's kind "
+            f"of value, raises TypeError (run in mindspore 2.10.0); pass the {enum_name} member")
+
+
+def _enum_row(source: str, target: str, enum_name: str, torch_default: str, target_default: str, ran: str) -> dict:
+    return _row(source, target, "type", source_default=torch_default, target_default=target_default,
+                note=_enum_reason(target, enum_name, target_default, ran))
+
+
+for _api, _parameters in _ENUM_TYPED.items():
+    _enum_correction = ParameterCorrection(
+        # a replaced row carries its reason as its note (parameter_corrections.corrected_rows)
+        fixes=tuple(ParameterFix(*replaced, _row(source, target, "type", source_default=torch_default,
+                                                 target_default=target_default),
+                                 _enum_reason(target, enum_name, target_default, ran))
+                    for source, target, enum_name, torch_default, target_default, ran, replaced in _parameters
+                    if replaced is not None),
+        added=tuple(_enum_row(*parameter[:6]) for parameter in _parameters if parameter[6] is None),
+        note="correction: MindSpore's " + ", ".join(f"{parameter[1]} is {_article(parameter[2])} {parameter[2]}"
+                                                   for parameter in _parameters),
+        checked="constructor run in mindspore 2.10.0 with torch's value of " + ", ".join(
+            f"{parameter[1]}={parameter[5]}" for parameter in _parameters) + " (TypeError); torch's defaults read in "
+            "torchvision 0.28.0 and torchaudio 2.11.1's sources (wheels from PyPI, not installed)",
+    )
+    for _branch in ("master", "r2.4.10"):
+        PARAMETER_CORRECTIONS[(_api, _branch)] = PARAMETER_CORRECTIONS.get((_api, _branch), ()) + (_enum_correction,)
+for _api, _parameters in _ENUM_TYPED_EQUIVALENT.items():
+    for _branch in ("master", "r2.4.10"):
+        EQUIVALENT_ROWS[(_api, _branch)] = tuple(
+            _row(*parameter[:2], "type", source_default=parameter[3], target_default=parameter[4], position=1,
+                 note="correction: " + _enum_reason(parameter[1], parameter[2], parameter[4], parameter[5]))
+            for parameter in _parameters)
+
+# tools/result_kinds.py: the battery's probe call of every entry it can call (532 of 824 ran on both sides in torch
+# 2.13.0 and mindspore 2.10.0 on the CPU), the kind of each side's result compared (tensor, tuple, named tuple, Python
+# scalar, None, receiver changed); the entries that could not run compared by their docstrings' Returns.
+NOT_A_RENAME.update({
+    # Tensor.cummax: corrected by the fifth sample above
+    ("torch.geqrf", "r2.4.10"): _PLAIN_TUPLE.format(fields=".a, .tau", target="ops.geqrf",
+                                                    example="torch.geqrf(a).tau"),
+})
+# x.median() with no dim: torch gives the median of all elements (a 0-d tensor), MindSpore 2.10.0's Tensor.median(
+# axis=-1, keepdims=False) the medians of the last axis and their indices, a tuple (run: 3.0 against ([2, 4, 2], [2, 0, 3])).
+PARAMETER_CORRECTIONS[("torch.Tensor.median", "r2.4.10")] = (ParameterCorrection(
+    fixes=(ParameterFix("dim", "axis", _row("dim", "axis", "default", source_default="None", target_default="-1"),
+                        "x.median() is the median of all elements in torch; MindSpore's axis defaults to -1 and returns "
+                        "(values, indices) of the last axis"),),
+    note="correction: x.median() with no dim returns the median of all elements in torch and a tuple (values, indices) "
+         "along the last axis in MindSpore",
+    checked="run on the CPU: x.median() of a 3x4 tensor is tensor(3.) in torch 2.13.0 and a tuple of two shape-[3] "
+            "tensors in mindspore 2.10.0 (Tensor.median(axis=-1, keepdims=False) -> tuple[Tensor], its docstring)",
+),)
+ADDED_NOTES.update({
+    ("torch.Tensor.stride", "r2.4.10"): ("MindSpore's x.stride() returns a list ([4, 1]) where torch returns a tuple "
+                                         "((4, 1)): indexing and unpacking agree, x.stride() == (4, 1) is False (run)"),
+    ("torch.svd", "r2.4.10"): ("ops.svd returns the plain tuple (s, u, v), singular values first, where torch returns the "
+                               "named result (U, S, V): u, s, v = torch.svd(a) unpacks in the wrong order after a rename "
+                               "(run)"),
+    ("torch.Tensor.svd", "r2.4.10"): ("x.svd() returns the plain tuple (s, u, v), singular values first, where torch "
+                                      "returns the named result (U, S, V): u, s, v = a.svd() unpacks in the wrong order "
+                                      "(run)"),
+    ("torch.Tensor.sort", "master"): _PLAIN_PAIR.format(call="x.sort()", how="run"),
+    ("torch.Tensor.cummin", "r2.4.10"): _PLAIN_PAIR.format(call="x.cummin(axis)", how="run"),
+    ("torch.Tensor.nanmedian", "r2.4.10"): ("x.nanmedian() with no dim is the median of all elements in torch (a 0-d "
+                                            "tensor) and the tuple (values, indices) along the last axis in MindSpore "
+                                            "(run: 3.0 against ([2, 4, 2], [2, 0, 3]))"),
+})
+
+# tools/signature_scan.py --era 2.4: the ops/nn-era entries (MindSpore range holds 2.4, not 2.10; outside the hand
+# samples' population), whose targets mindspore 2.10.0 still has: the leads on entries called equivalent, run there
+# (2.4 itself is not installed; the signatures are 2.10.0's). Keyword forms torch takes and the target refuses:
+_ERA_REFUSED = "run in mindspore 2.10.0 on the CPU: {call} raises TypeError, {works} works"
+EQUIVALENT_ROWS.update({
+    ("torch.nansum", "r2.4.10"): tuple(
+        _row(source, target, "renamed", note="correction: " + _ERA_REFUSED.format(
+            call=f"ops.nansum(x, {source}=...)", works=f"{target}= (and the positional call)"))
+        for source, target in (("dim", "axis"), ("keepdim", "keepdims"))),
+    ("torch.permute", "r2.4.10"): (
+        _row("dims", "axis", "renamed", note="correction: " + _ERA_REFUSED.format(
+            call="ops.permute(x, dims=(1, 0))", works="axis=(1, 0) (and the positional call)")),),
+    ("torch.transpose", "r2.4.10"): tuple(
+        _row(source, target, "renamed", note="correction: " + _ERA_REFUSED.format(
+            call=f"ops.swapaxes(x, {source}=0)", works=f"{target}= (and the positional call)"))
+        for source, target in (("dim0", "axis0"), ("dim1", "axis1"))),
+    ("torch.add", "r2.4.10"): (
+        _row("alpha", None, "removed", source_default="1", note="correction: " + _ERA_REFUSED.format(
+            call="ops.add(x, y, alpha=2)", works="ops.add(x, 2 * y)")),),
+})
+ADDED_NOTES[("torch.topk", "r2.4.10")] = _PLAIN_PAIR.format(call="ops.topk(x, k)", how="run in mindspore 2.10.0")

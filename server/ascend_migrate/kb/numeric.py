@@ -218,15 +218,16 @@ def run_checks(knowledge_base, limit: int = 0, workers: int = 2, python: str = s
     return report
 
 
-def _run_batch(batch: list[dict], python: str) -> tuple[dict, list[dict]]:
-    """Run a batch in a child; when the child dies, the job it was running gets the failure and the rest of
-    the batch goes to a new child."""
+def _run_batch(batch: list[dict], python: str, module: str = "ascend_migrate.kb.battery",
+               argument: str = "") -> tuple[dict, list[dict]]:
+    """Run a batch in a child (`python -m module [argument]`, the battery by default; tools/result_kinds.py runs its
+    own); when the child dies, the job it was running gets the failure and the rest of the batch goes to a new child."""
     versions: dict = {}
     results: list[dict] = []
     environment = {**os.environ, "GLOG_v": os.environ.get("GLOG_v", "3"), "PYTHONWARNINGS": "ignore"}
     while len(results) < len(batch):
         remaining = batch[len(results):]
-        child = subprocess.run([python, "-m", "ascend_migrate.kb.battery"], input=json.dumps(remaining),
+        child = subprocess.run([python, "-m", module, *([argument] if argument else [])], input=json.dumps(remaining),
                                capture_output=True, text=True, env=environment)
         lines = [json.loads(line) for line in child.stdout.splitlines() if line.startswith("{")]
         if lines and "versions" in lines[0]:

@@ -9,8 +9,9 @@ import re
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.names import adapted_arguments, with_reason
 from ascend_migrate.analysis.rules.size_arguments import ONE_SIZE_TARGETS
-from ascend_migrate.analysis.rules.structure_fixes import METHOD_BUILDERS
+from ascend_migrate.analysis.rules.structure_fixes import METHOD_BUILDERS, NotFixed
 from ascend_migrate.taxonomy import ROUTE_NPU
 
 # Structural method rewrites whose replacement is not a plain rename: api → (new text for a call with no
@@ -51,8 +52,16 @@ def on_attribute(
             continue
         if entry.target == "mindspore.Parameter" and _is_layer_parameter(context, node.value):
             continue  # `fc.bias.requires_grad = False`: a layer's weight is a Parameter in MindSpore too, which has it
-        fix = _method_fix(context, entry, node, call, span)
-        context.add(factory.finding(entry, span, confidence, api=entry.api, fix=fix))
+        fix: Fix | NotFixed | None = _method_fix(context, entry, node, call, span)
+        if entry.category == "ms-equivalent" and call is not None and _passes_a_row(entry, call) and entry.fix != "none":
+            # x.dot(tensor=y): the method keeps its name, the call's arguments follow the entry's rows (names.py)
+            kept = Fix(title=f"Keep `.{node.attr}`", safe=entry.fix == "safe")
+            fix = adapted_arguments(context, entry, call, fix if isinstance(fix, Fix) else kept)
+        reason = None
+        if isinstance(fix, NotFixed):
+            reason, fix = fix, None
+        finding = factory.finding(entry, span, confidence, api=entry.api, fix=fix)
+        context.add(with_reason(finding, reason) if reason is not None and finding is not None else finding)
 
 
 def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -> bool:
@@ -65,7 +74,7 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
     if entry.target in ONE_SIZE_TARGETS and call is not None and len(call.args) > 1:
         return False  # x.new_zeros(2, 3): MindSpore takes the sizes as one tuple (size_arguments.py)
     if entry.category == "ms-equivalent":
-        return True
+        return not _passes_a_row(entry, call)
     if entry.category != "ms-differs" or not entry.parameters or call is None:
         return False
     differences = [difference for difference in entry.parameters if difference.change != "same"]
@@ -89,6 +98,19 @@ def _is_layer_parameter(context: RuleContext, node: ast.expr) -> bool:
         return False
     owner = context.infer(node.value)
     return owner is not None and owner.startswith("torch.nn.") and context.types.is_module(owner)
+
+
+def _passes_a_row(entry, call: ast.Call | None) -> bool:
+    """The call passes a parameter one of the entry's rows renames, lacks or types otherwise (`x.dot(tensor=y)`), by
+    keyword or, for a parameter MindSpore lacks or types otherwise, at the row's known position; `x.dot(y)` does not."""
+    if call is None:
+        return False
+    used = {keyword.arg for keyword in call.keywords if keyword.arg}
+    return any(
+        row.source and row.change != "same"
+        and (row.source in used or (row.change in ("removed", "type") and row.position is not None
+                                    and row.position < len(call.args)))
+        for row in entry.parameters)
 
 
 def _methods_of(context: RuleContext, class_type: str) -> frozenset[str]:

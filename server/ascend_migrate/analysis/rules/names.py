@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.findings import Finding, Fix
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
@@ -80,12 +80,18 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         fix = with_sizes_bracketed(context, entry, call, fix)
         finding = factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix)
         if reason is not None and finding is not None:
-            sentence_end = "" if finding.message.endswith(".") else "."
-            finding = dataclasses.replace(finding, message=f"{finding.message}{sentence_end} Not rewritten automatically: {reason}.")
-            if isinstance(reason, RefusedForm) and finding.category == "ms-equivalent":
-                # equivalent in its usual form, not in this one: a difference at this call
-                finding = dataclasses.replace(finding, code="MS102", category="ms-differs", severity="warning")
+            finding = with_reason(finding, reason)
         context.add(finding)
+
+
+def with_reason(finding: Finding, reason: NotFixed) -> Finding:
+    """The finding saying why it has no fix; a form an equivalent entry's target refuses makes it a difference."""
+    sentence_end = "" if finding.message.endswith(".") else "."
+    finding = dataclasses.replace(finding, message=f"{finding.message}{sentence_end} Not rewritten automatically: {reason}.")
+    if isinstance(reason, RefusedForm) and finding.category == "ms-equivalent":
+        # equivalent in its usual form, not in this one: a difference at this call
+        finding = dataclasses.replace(finding, code="MS102", category="ms-differs", severity="warning")
+    return finding
 
 
 def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | NotFixed | None:
@@ -103,8 +109,15 @@ def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, ro
     inplace = passed_inplace(entry.api, entry.target, call) if context.route == ROUTE_MINDSPORE else None
     if fix is None or call is None or not (entry.parameters or inplace is not None):
         return fix
+    return adapted_arguments(context, entry, call, fix, inplace)
+
+
+def adapted_arguments(context: RuleContext, entry: Entry, call: ast.Call, fix: Fix, inplace: int | None = None) -> Fix | NotFixed:
+    """`fix` with the call's arguments adapted to the entry's parameter rows (keywords renamed, dropped or complemented),
+    or why no fix may be written when the call passes a parameter in a form the target refuses. Functions (above) and
+    methods of equivalent entries (methods.py: `x.dot(tensor=y)`) go through it."""
     used = {keyword.arg for keyword in call.keywords if keyword.arg}
-    refused = _refused_form(entry, call, used)
+    refused = refused_form(entry, call, used)
     if refused is not None:
         return refused
     renames = tuple(
@@ -153,20 +166,26 @@ _GENERAL_KEYWORDS = frozenset({"out", "inplace", "device", "dtype", "requires_gr
                                "memory_format", "generator"})
 
 
-def _refused_form(entry: Entry, call: ast.Call, used: set[str]) -> RefusedForm | None:
-    """`torch.randint(0, 10, size=(3,))` where mint.randint takes size by position only, or `torch.bernoulli(x, p=0.3)`
-    where mint.bernoulli has no p: the rows of an entry called equivalent for its usual form (issue 16's hand samples)
-    say which forms MindSpore refuses; a call in such a form gets no fix (a rename raises TypeError, dropping the
-    argument changes the result)."""
+def refused_form(entry: Entry, call: ast.Call, used: set[str]) -> RefusedForm | None:
+    """`torch.randint(0, 10, size=(3,))` where mint.randint takes size by position only, `torch.bernoulli(x, p=0.3)`
+    where mint.bernoulli has no p, or `transforms.Resize(224, interpolation=InterpolationMode.BICUBIC)` where
+    MindSpore's interpolation is its own enum: the rows of an entry called equivalent for its usual form (issue 16's
+    hand samples and sweeps) say which forms MindSpore refuses; a call in such a form gets no fix (a rename raises
+    TypeError, dropping the argument changes the result)."""
     for difference in entry.parameters:
         source = difference.source
         if not source:
             continue
         if difference.change == "position" and source in used:
             return RefusedForm(f"{entry.target} takes {source} by position only ({source}= raises TypeError there)")
-        if (difference.change == "removed" and entry.category == "ms-equivalent" and source not in _GENERAL_KEYWORDS
-                and (source in used or _passed_by_position(difference, call))):
+        if entry.category != "ms-equivalent" or not (source in used or _passed_by_position(difference, call)):
+            continue
+        if difference.change == "removed" and source not in _GENERAL_KEYWORDS:
             return RefusedForm(f"{entry.target} has no {source}; dropping it would change what the call computes")
+        if difference.change == "type":
+            expected = f" ({difference.target_default} is one)" if difference.target_default else ""
+            return RefusedForm(f"{entry.target} takes {difference.target or source} as another type{expected}; "
+                               f"torch's value raises TypeError there")
     return None
 
 
