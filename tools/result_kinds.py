@@ -27,6 +27,11 @@ from pathlib import Path
 from ascend_migrate.kb import battery, numeric
 
 _BATCH = 40
+# What the numeric battery leaves out that a comparison of kinds must leave out too: calls that touch the process's
+# state or files (seeds, save/load, device moves) and predicates. Random calls are kept: a kind does not depend on values.
+_STATEFUL = re.compile(
+    r"(^|\.)(manual_seed|seed|initial_seed|get_rng_state|set_rng_state|Generator|set_\w+|is_\w+|get_\w+|use_\w+|save|"
+    r"load|compile|data_ptr|storage\w*|pin_memory|share_memory_|record_stream|to|cpu|cuda|npu)$")
 
 
 def result_kind(value: object, tensor_types: tuple[type, ...] = ()) -> str:
@@ -183,7 +188,7 @@ def scan(mappings: Path, python: str = sys.executable) -> tuple[list[dict], dict
     from ascend_migrate.kb.index import KnowledgeBase
 
     knowledge_base = KnowledgeBase.load(mappings)
-    selected = [entry for entry in numeric.candidates(knowledge_base) if entry.api.startswith("torch.")]
+    selected = [entry for entry in numeric.candidates(knowledge_base, _STATEFUL) if entry.api.startswith("torch.")]
     elsewhere = numeric.general_keywords(knowledge_base)
     jobs = [numeric.job(entry, elsewhere) for entry in selected]
     answers: list[dict] = []
