@@ -4,7 +4,8 @@ own enum and mindspore.dataset.vision/audio an enum of MindSpore's (Inter, Borde
     PYTHONPATH=server /work/kbvenv/bin/python -m tools.transform_enums --torch-sources DIR [--json]
 
 DIR holds torchvision/transforms/transforms.py and torchaudio/transforms/_transforms.py, unpacked from their wheels
-(read with `ast`, nothing imported: neither is installed beside mindspore). Needs mindspore importable. For every
+(`pip download --no-deps torchvision==0.28.0 torchaudio==2.11.1 -d DIR`, then `unzip` each wheel in DIR; read with
+`ast`, nothing imported: neither is installed beside mindspore). Needs mindspore importable. For every
 torchvision.transforms / torchaudio.transforms entry whose target is a mindspore.dataset class, each constructor
 parameter of the target whose default is an enum member, or whose docstring gives an enum of mindspore.dataset as its
 type (`interpolation (Inter, optional)`), is matched with torch's parameter of the same name or the name a row renames
