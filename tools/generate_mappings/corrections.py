@@ -895,6 +895,8 @@ _ENUM_TYPED = {
         ("window_fn", "window", "WindowType", "torch.hann_window", "WindowType.HANN", "torch.hann_window",
          ("window_fn", "window")),
         ("pad_mode", "pad_mode", "BorderType", "'reflect'", "BorderType.REFLECT", "'reflect'", None)),
+    "torchvision.transforms.Resize": (("interpolation", "interpolation", "Inter", "InterpolationMode.BILINEAR",
+                                       "Inter.BILINEAR", "InterpolationMode.BICUBIC", None),),
     "torchvision.transforms.Pad": (("padding_mode", "padding_mode", "Border", "'constant'", "Border.CONSTANT",
                                      "'reflect'", None),),
     "torchvision.transforms.RandomCrop": (("padding_mode", "padding_mode", "Border", "'constant'", "Border.CONSTANT",
@@ -915,8 +917,6 @@ _ENUM_TYPED = {
 # Entries called equivalent: the usual call (Resize(224), Vol(0.5)) is a rename; the parameter gets a `type` row with
 # its position in torch's constructor (Resize(size, interpolation, ...), Vol(gain, gain_type)).
 _ENUM_TYPED_EQUIVALENT = {
-    "torchvision.transforms.Resize": (("interpolation", "interpolation", "Inter", "InterpolationMode.BILINEAR",
-                                       "Inter.BILINEAR", "InterpolationMode.BICUBIC", None),),
     "torchaudio.transforms.Vol": (("gain_type", "gain_type", "GainType", "'amplitude'", "GainType.AMPLITUDE", "'db'",
                                    None),),
 }
