@@ -161,6 +161,10 @@ class Battery:
         if isinstance(torch_object, type):
             return _skipped("a class that is not a layer")
         if job.get("method") or job["api"].startswith("torch.Tensor."):
+            if not job["target"].startswith("mindspore.Tensor."):
+                # `x.relu()` → `mint.nn.functional.relu(x)`, `x.requires_grad` → `mindspore.Parameter`: calling the
+                # target's last name on the receiver (`x.Parameter`) would check nothing the entry says
+                return _skipped(f"the target {job['target']} is not a tensor method, so it is not called on the receiver")
             return Call(self, job["api"].rsplit(".", 1)[-1], job["target"].rsplit(".", 1)[-1], True, job).run()
         if isinstance(torch_object, self.torch.dtype):
             return self.dtype_constant(torch_object, mindspore_object)
