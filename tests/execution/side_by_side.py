@@ -30,3 +30,13 @@ def printed(directory: Path, *arguments: str) -> Any:
                          timeout=600, env=dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore"))
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def driven(directory: Path, driver: str, start: Any) -> Any:
+    """The JSON value a driver script prints last when run in `directory` with `start` as its JSON argument (the
+    driver imports program.py there and trains it from the weights `start` gives)."""
+    (directory / "driver.py").write_text(driver, encoding="utf-8")
+    run = subprocess.run([sys.executable, "driver.py", json.dumps(start)], cwd=directory, capture_output=True, text=True,
+                         timeout=600, env=dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore"))
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout.strip().splitlines()[-1])

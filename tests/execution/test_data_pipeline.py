@@ -9,12 +9,8 @@ cleanly without them.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
+from tests.execution.side_by_side import original_and_fixed, printed
 
 pytest.importorskip("numpy")
 pytest.importorskip("torch")
@@ -53,31 +49,17 @@ main(sys.argv[1] == "accel")
 # not a tree"), so two loaders over one TensorDataset variable do not run after the fix (docs/fixes.md).
 
 
-def _run(directory, branch: str) -> list:
-    run = subprocess.run([sys.executable, "program.py", branch], cwd=directory, capture_output=True, text=True, timeout=600,
-                         env=dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore"))
-    assert run.returncode == 0, run.stderr[-3000:]
-    return json.loads(run.stdout.strip().splitlines()[-1])
-
-
 def _rows(batches: list) -> list:
     return sorted((tuple(x), y) for features, labels in batches for x, y in zip(features, labels, strict=True))
 
 
 def test_a_loader_built_from_a_kwargs_dict_gives_torchs_batches(tmp_path):
-    original, fixed = tmp_path / "torch", tmp_path / "mindspore"
-    for directory in (original, fixed):
-        directory.mkdir()
-        (directory / "program.py").write_text(PROGRAM, encoding="utf-8")
-    fix = subprocess.run([sys.executable, "-m", "ascend_migrate", "fix", "--write", "--unsafe", "--target", "mindspore",
-                          "--mindspore-version", "2.4", "program.py"], cwd=fixed, capture_output=True, text=True, timeout=600)
-    assert fix.returncode in (0, 1), fix.stderr
-    text = (fixed / "program.py").read_text(encoding="utf-8")
+    original, fixed, text = original_and_fixed(tmp_path, PROGRAM)
     assert "DataLoader" not in text and 'train_kwargs.get("shuffle", False)' in text, text
-    plain_torch, plain_mindspore = _run(original, "cpu"), _run(fixed, "cpu")
+    plain_torch, plain_mindspore = printed(original, "cpu"), printed(fixed, "cpu")
     assert plain_mindspore == plain_torch  # unshuffled: the same batches in the same order
     assert [len(batch[1]) for batch in plain_torch[0]] == [4, 4, 2] and [len(batch[1]) for batch in plain_torch[1]] == [3, 3, 3]
-    shuffled_torch, shuffled_mindspore = _run(original, "accel"), _run(fixed, "accel")
+    shuffled_torch, shuffled_mindspore = printed(original, "accel"), printed(fixed, "accel")
     for torch_batches, mindspore_batches in zip(shuffled_torch, shuffled_mindspore, strict=True):
         assert [len(batch[1]) for batch in mindspore_batches] == [len(batch[1]) for batch in torch_batches]
     assert _rows(shuffled_mindspore[0]) == _rows(shuffled_torch[0])  # every row once, in some order

@@ -9,13 +9,8 @@ interpreter (CI stage 38-execution); skips cleanly without them.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from tests.execution.side_by_side import driven, original_and_fixed
 
 numpy = pytest.importorskip("numpy")
 pytest.importorskip("torch")
@@ -83,29 +78,14 @@ print(json.dumps(weights))
 '''
 
 
-def _run(directory: Path, driver: str, start: dict) -> list:
-    (directory / "driver.py").write_text(driver, encoding="utf-8")
-    run = subprocess.run([sys.executable, "driver.py", json.dumps(start)], cwd=directory, capture_output=True, text=True, timeout=600,
-                         env=dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore"))
-    assert run.returncode == 0, run.stderr[-3000:]
-    return json.loads(run.stdout.strip().splitlines()[-1])
-
-
 def test_the_fixed_generator_step_trains_to_the_same_weights_as_torch(tmp_path):
     generator = numpy.random.default_rng(23)
     normal = lambda *shape: generator.standard_normal(shape).astype("float32").tolist()  # noqa: E731
     start = {"Dweight": normal(1, 3), "Dbias": normal(1), "Gweight": normal(3, 2), "Gbias": normal(3),
              "batches": [normal(4, 3) for _ in range(4)], "noises": [normal(4, 2) for _ in range(4)]}
-    original, fixed = tmp_path / "torch", tmp_path / "mindspore"
-    for directory in (original, fixed):
-        directory.mkdir()
-        (directory / "program.py").write_text(PROGRAM, encoding="utf-8")
-    fix = subprocess.run([sys.executable, "-m", "ascend_migrate", "fix", "--write", "--unsafe", "--target", "mindspore",
-                          "--mindspore-version", "2.4", "program.py"], cwd=fixed, capture_output=True, text=True, timeout=600)
-    assert fix.returncode in (0, 1), fix.stderr
-    text = (fixed / "program.py").read_text(encoding="utf-8")
+    original, fixed, text = original_and_fixed(tmp_path, PROGRAM)
     assert "def forward_fn_2(noise):\n            fake = netG(noise)\n" in text and "import torch" not in text, text
-    expected, got = _run(original, TORCH_DRIVER, start), _run(fixed, MINDSPORE_DRIVER, start)
+    expected, got = driven(original, TORCH_DRIVER, start), driven(fixed, MINDSPORE_DRIVER, start)
     assert len(got) == len(expected) == 4
     names = ("D weight", "D bias", "G weight", "G bias")
     for step, (torch_weights, mindspore_weights) in enumerate(zip(expected, got, strict=True), 1):

@@ -8,13 +8,8 @@ interpreter (CI stage 38-execution); skips cleanly without them.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from tests.execution.side_by_side import driven, original_and_fixed
 
 numpy = pytest.importorskip("numpy")
 pytest.importorskip("torch")
@@ -64,14 +59,6 @@ print(json.dumps(weights))
 '''
 
 
-def _run(directory: Path, driver: str, start: dict) -> list:
-    (directory / "driver.py").write_text(driver, encoding="utf-8")
-    run = subprocess.run([sys.executable, "driver.py", json.dumps(start)], cwd=directory, capture_output=True, text=True, timeout=600,
-                         env=dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore"))
-    assert run.returncode == 0, run.stderr[-3000:]
-    return json.loads(run.stdout.strip().splitlines()[-1])
-
-
 def test_the_fixed_manual_sgd_step_trains_to_the_same_weights_as_torch(tmp_path):
     generator = numpy.random.default_rng(17)
     start = {
@@ -80,16 +67,9 @@ def test_the_fixed_manual_sgd_step_trains_to_the_same_weights_as_torch(tmp_path)
         "batches": [(generator.standard_normal((8, 4)).astype("float32").tolist(), generator.standard_normal((8, 1)).astype("float32").tolist())
                     for _ in range(5)],
     }
-    original, fixed = tmp_path / "torch", tmp_path / "mindspore"
-    for directory in (original, fixed):
-        directory.mkdir()
-        (directory / "program.py").write_text(PROGRAM, encoding="utf-8")
-    fix = subprocess.run([sys.executable, "-m", "ascend_migrate", "fix", "--write", "--unsafe", "--target", "mindspore",
-                          "--mindspore-version", "2.4", "program.py"], cwd=fixed, capture_output=True, text=True, timeout=600)
-    assert fix.returncode in (0, 1), fix.stderr
-    text = (fixed / "program.py").read_text(encoding="utf-8")
+    original, fixed, text = original_and_fixed(tmp_path, PROGRAM)
     assert "mindspore.ops.assign_add(param, -0.1 * grad)" in text and "import torch" not in text, text
-    expected, got = _run(original, TORCH_DRIVER, start), _run(fixed, MINDSPORE_DRIVER, start)
+    expected, got = driven(original, TORCH_DRIVER, start), driven(fixed, MINDSPORE_DRIVER, start)
     assert len(got) == len(expected) == 5
     for step, (torch_weights, mindspore_weights) in enumerate(zip(expected, got, strict=True), 1):
         for name, want, have in zip(("weight", "bias"), torch_weights, mindspore_weights, strict=True):
