@@ -148,3 +148,34 @@ def test_a_dropout2d_call_gets_its_input_as_n_c_minus_one_one_in_both_eras():
         lines = text.splitlines()
         left = next(number for number, text_line in enumerate(lines, 1) if "self.dropout2(x * 2)" in text_line)
         assert [line for line, code in codes(text, version) if code == "MS216"] == [left]
+
+
+GLOBAL_LOADER = """
+    import torch
+
+    images, labels = torch.zeros(10, 3), torch.zeros(10)
+    train_loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(images, labels), batch_size=4, shuffle=True)
+
+
+    def train(epoch):
+        for batch_idx, (data, _) in enumerate(train_loader):
+            print(epoch, batch_idx * len(data), len(train_loader.dataset))
+"""
+
+
+def test_a_module_level_loader_a_function_only_reads_is_followed():
+    text = fixed(GLOBAL_LOADER)  # vae's shape: the loader built at module level, read in train()
+    assert "print(epoch, batch_idx * len(data), train_loader.children[0].get_dataset_size())" in text, text
+
+
+def test_a_loader_rebound_with_global_keeps_its_finding():
+    source = textwrap.dedent(GLOBAL_LOADER) + textwrap.dedent("""
+
+        def reload(dataset):
+            global train_loader
+            train_loader = torch.utils.data.DataLoader(dataset)
+        """)
+    text = fixed(source)
+    assert "len(train_loader.dataset)" in text, text
+    line = next(number for number, text_line in enumerate(text.splitlines(), 1) if "len(train_loader.dataset)" in text_line)
+    assert (line, "MS215") in codes(text)

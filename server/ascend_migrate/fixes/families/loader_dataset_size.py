@@ -69,7 +69,12 @@ def pipeline_problem(tree: ast.Module, line: int, loader: str) -> str:
     keyword_only = [argument.arg for argument in function.args.kwonlyargs]
     names = [argument.arg for argument in parameters]
     if loader not in names and loader not in keyword_only:
-        return _assigned_problem(function, loader, f"{function.name}()")
+        if any(_assignments(enclosing, loader) for enclosing in chain):
+            return _assigned_problem(function, loader, f"{function.name}()")
+        if _declared_global(tree, loader):
+            return f"`{loader}` is rebound with `global` in a function, so the module's value is not the only one"
+        # a module-level loader the function only reads (vae's train() reads the global train_loader)
+        return _assigned_problem(tree, loader, f"the module, whose `{loader}` {function.name}() reads")
     if len(chain) > 1 or function not in tree.body:
         return f"it is a parameter of {function.name}(), which is not a module-level function"
     position = names.index(loader) if loader in names else None
@@ -145,6 +150,11 @@ def _assignments(scope: ast.AST, name: str) -> list[ast.expr | None]:
             found.append(None)
         stack.extend(ast.iter_child_nodes(node))
     return found
+
+
+def _declared_global(tree: ast.Module, name: str) -> bool:
+    """Whether any function of the file says `global name` (and so may rebind the module's value)."""
+    return any(type(node) is ast.Global and name in node.names for node in ast.walk(tree))
 
 
 def _binds(target: ast.expr | None, name: str) -> bool:
