@@ -73,7 +73,7 @@ def test_sizes_passed_one_by_one_become_one_tuple():
             ones = torch.ones((2, 3))
             row = torch.zeros(4)
             noise = torch.randn(3, 4)
-            return h, ones, row, noise, noise.new_zeros(2, n, 3), noise.new_ones(5)
+            return h, ones, row, noise, noise.new_zeros(2, n, 3), noise.new_ones(5), torch.ones(*x.shape), torch.zeros(2, *x.shape)
     """
     for version, module in ((OPS_NN, "mindspore.ops"), (MINT, "mint")):
         text = fixed(source, version)
@@ -81,6 +81,7 @@ def test_sizes_passed_one_by_one_become_one_tuple():
         assert f"ones = {module}.ones((2, 3))" in text and f"row = {module}.zeros(4)" in text
         assert f"noise = {module}.randn(3, 4)" in text  # randn takes *size in MindSpore too
         assert "noise.new_zeros((2, n, 3)), noise.new_ones(5)" in text
+        assert f"{module}.ones((*x.shape,)), {module}.zeros((2, *x.shape,))" in text  # unpacked sizes: one tuple too
 
 
 EMBEDDING = """

@@ -71,8 +71,8 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
     any other difference (a default, a meaning, a type) matters whatever the call passes."""
     if not entry.target or entry.target.rsplit(".", 1)[-1] != node.attr:
         return False
-    if entry.target in ONE_SIZE_TARGETS and call is not None and len(call.args) > 1:
-        return False  # x.new_zeros(2, 3): MindSpore takes the sizes as one tuple (size_arguments.py)
+    if entry.target in ONE_SIZE_TARGETS and call is not None and (len(call.args) > 1 or any(type(argument) is ast.Starred for argument in call.args)):
+        return False  # x.new_zeros(2, 3), x.new_ones(*shape): MindSpore takes the sizes as one tuple (size_arguments.py)
     if entry.category == "ms-equivalent":
         return not _passes_a_row(entry, call)
     if entry.category != "ms-differs" or not entry.parameters or call is None:

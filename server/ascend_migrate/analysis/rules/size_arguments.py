@@ -24,12 +24,16 @@ ONE_SIZE_TARGETS = frozenset({
 
 def _bracket_sizes(context, call: ast.Call | None) -> tuple[TextEdit, ...] | None:
     """The two edits putting `(` before the first size and `)` after the last, when the call passes two or
-    more sizes one by one; None when it passes one (an int or a tuple already) or a `*sizes`."""
-    if call is None or len(call.args) < 2 or any(type(argument) is ast.Starred for argument in call.args):
+    more sizes one by one, or unpacks them (`torch.ones(*shape)` → `ops.ones((*shape,))`: the same sizes as one
+    tuple whatever their number); None when it passes one (an int or a tuple already)."""
+    if call is None or not call.args:
+        return None
+    starred = any(type(argument) is ast.Starred for argument in call.args)
+    if len(call.args) < 2 and not starred:
         return None
     line, column, _, _ = context.factory.span(call.args[0])
     _, _, end_line, end_column = context.factory.span(call.args[-1])
-    return (TextEdit(line, column, line, column, "("), TextEdit(end_line, end_column, end_line, end_column, ")"))
+    return (TextEdit(line, column, line, column, "("), TextEdit(end_line, end_column, end_line, end_column, ",)" if starred else ")"))
 
 
 def with_sizes_bracketed(context, entry, call: ast.Call | None, fix: Fix | None) -> Fix | None:
