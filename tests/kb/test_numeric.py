@@ -149,6 +149,8 @@ RECORD = {
          "checked": ["probe", "int32"]},
         {"api": "torch.glu", "target": "mindspore.ops.glu", "outcome": "agree", "call": "float32[3, 4]",
          "checked": ["probe", "dim=1"]},
+        {"api": "torch.cosh", "target": "mindspore.ops.cosh", "outcome": "agree", "call": "float32[3, 4]", "checked": ["probe", "float64"],
+         "unchecked": ["int64: no CPU kernel: Select CPU operator[Cosh] fail! Unsupported data type!", "bool: no CPU kernel: unsupported"]},
         {"api": "torch.argmax", "target": "mindspore.mint.argmax", "outcome": "skipped", "detail": "no CPU kernel"},
         {"api": "torch.round", "target": "mindspore.mint.round", "outcome": "differ", "scope": "all",
          "detail": "decimals=1: mindspore raised RuntimeError", "call": "float32[3, 4]", "checked": ["probe", "decimals=1"]},
@@ -198,3 +200,10 @@ def test_a_safe_fix_stays_safe_only_when_the_battery_ran_it_with_every_keyword_i
              "target_versions": "<2.5", "fix": "safe"}
     record.apply(older)
     assert older["verified"] == "not a safe fix: its MindSpore range does not hold 2.10.0, the version the battery ran"
+
+
+def test_an_answer_that_agrees_says_which_inputs_the_cpu_build_could_not_check():
+    entry = {"api": "torch.cosh", "category": "ms-equivalent", "target": "mindspore.ops.cosh", "target_versions": "*", "fix": "safe"}
+    assert NumericRecord(RECORD).apply(entry) is None
+    assert entry["verified"].endswith("on 2 cases of the battery (listed in verification/numeric.yaml); not checked on int64, "
+                                      "bool (no CPU kernel in this mindspore)")

@@ -84,7 +84,8 @@ class NumericRecord:
         earlier = entry.get("verified", "")
         if outcome == "agree":
             difference = result.get("max_difference")
-            agreement = (f"numeric: agrees, {run}, {_cases(result)}" + (f", max |difference| {difference}" if difference else ""))
+            agreement = (f"numeric: agrees, {run}, {_cases(result)}" + (f", max |difference| {difference}" if difference else "")
+                         + _unchecked(result))
             # Kept beside the run: the names it resolved and any signature or call read by hand.
             entry["verified"] = f"{agreement}; {earlier}" if earlier else agreement
             return None
@@ -112,7 +113,7 @@ class NumericRecord:
             where = {"form": "Differs only in some forms of the call", "all": "Differs"}.get(result.get("scope", ""), "Fails")
             note = f"{where} when {run}: {detail}"
         entry["note"] = f"{entry['note']} {note}" if entry.get("note") else note
-        found = f"numeric: {outcome}, {run}, {_cases(result)}"
+        found = f"numeric: {outcome}, {run}, {_cases(result)}{_unchecked(result)}"
         entry["verified"] = f"{found}; {earlier}" if earlier else found
         return outcome if changed else None
 
@@ -120,6 +121,14 @@ class NumericRecord:
 def _cases(result: dict) -> str:
     """How much of the battery ran: the record lists the cases by name."""
     checked = result.get("checked", ())
-    if len(checked) <= 1:
-        return "on the probe only"
-    return f"on {len(checked)} cases of the battery (listed in {RECORD})"
+    return "on the probe only" if len(checked) <= 1 else f"on {len(checked)} cases of the battery (listed in {RECORD})"
+
+
+def _unchecked(result: dict) -> str:
+    """"; not checked on int64, bool (...)" for the cases the CPU build could not run (int64/bool inputs,
+    inplace=True): an answer that agrees says what it was not checked on."""
+    unchecked = [line.partition(": ") for line in result.get("unchecked", ()) or ()]
+    kernels = [case for case, _, reason in unchecked if reason.startswith("no CPU kernel")]
+    others = [case for case, _, reason in unchecked if not reason.startswith("no CPU kernel")]
+    said = f"; not checked on {', '.join(kernels)} (no CPU kernel in this mindspore)" if kernels else ""
+    return said + (f"; not checked on {', '.join(others)} (reasons in {RECORD})" if others else "")
