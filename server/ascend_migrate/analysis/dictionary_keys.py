@@ -1,6 +1,7 @@
-"""The keys a dict variable may hold, read from what built it (the walker's record of `{...}`, `dict(...)`, updates).
+"""The keys a dict variable may hold, read from what built it (`{...}`, `dict(...)`, updates), and the record of it.
 
-A reader gets `built(name)`: what built the dict `name` holds, in order. Besides syntax nodes an entry may be a
+`DictionaryTracker` is the walker's record: per scope, what built each dict variable so far, and the module-level
+dicts followed across top-level statements. A reader gets `built(name)`: what built the dict `name` holds, in order. Besides syntax nodes an entry may be a
 frozenset (the keys an earlier top-level statement left in a module-level dict) or None (a use the walker does
 not understand: the keys are unknown from there on). Every answer is a may-hold set (any branch may have run),
 or None as soon as one part is not spelled out.
@@ -19,6 +20,132 @@ Built = Callable[[str], list[Any]]
 # are known ("watched", frozenset).
 KEYS_MARK = "**"
 WATCHED_MARK = "**watched"
+# What `remember` keeps (with `dict(...)` calls): `{...}` and `{...} if c else {...}`.
+_DICTIONARY_SHAPES = frozenset({ast.Dict, ast.IfExp})
+
+
+class DictionaryTracker:
+    """What built each dict variable, per scope (parallel to the walker's scopes): `{...}` and `dict(...)` literals
+    assigned to it, then its `.update(...)`/`.setdefault(...)` calls, `d[key] = ...` and `d |= ...` statements, so a
+    rule can tell which keys `**d` may pass (DataLoader options).
+
+    Module-level dicts are followed across top-level statements too: a chunk ends by writing the keys each dict it
+    changed may hold as `name**` → ("keys", frozenset or None) into the module scope (replayed like any module-level
+    write), and the next chunks start from that. `watched`: the module-level dicts whose keys are known, so that a
+    use the tracker does not understand (`f(kwargs)`, an alias, a write in a function) makes them unknown;
+    `permitted`: the ids of the name nodes of the uses it understands (`**kwargs`, `kwargs.get(...)`), which the
+    walker adds as it meets them. `watched` and `permitted` stay the same set objects for the walker's life, so the
+    walker's hot paths may hold them directly.
+    """
+
+    def __init__(self, lookup: Callable[[str], Any]) -> None:
+        self.lookup = lookup  # the walker's: a module-level name read through it makes a change there walk the chunk again
+        self.scopes: list[dict[str, list[Any]]] = [{}]
+        self.watched: set[str] = set()
+        self.permitted: set[int] = set()
+        self.touched: set[str] = set()
+
+    def start_chunk(self, module_scope: dict[str, Any]) -> None:
+        self.scopes = [{}]
+        self.watched.clear()
+        watched = module_scope.get(WATCHED_MARK)
+        if watched is not None:
+            self.watched.update(watched[1])
+        self.permitted.clear()
+        self.touched = set()
+
+    def finish_chunk(self, module_scope: dict[str, Any], module_writes: list[tuple]) -> None:
+        """Write the keys each module-level dict this chunk changed may hold (None: unknown), for the next chunks."""
+        if not self.touched:
+            return
+        table = self.scopes[0]
+        watched = module_scope.get(WATCHED_MARK)
+        known_names = set(watched[1]) if watched is not None else set()
+        for name in sorted(self.touched):
+            keys = dictionary_keys(self.built, name) if name in table else None
+            known = frozenset(keys) if keys is not None else None
+            module_scope[name + KEYS_MARK] = ("keys", known)
+            module_writes.append((name + KEYS_MARK, "keys", known))
+            if known is None:
+                known_names.discard(name)
+            else:
+                known_names.add(name)
+        module_scope[WATCHED_MARK] = ("watched", frozenset(known_names))
+
+    def enter_scope(self) -> None:
+        self.scopes.append({})
+
+    def leave_scope(self) -> None:
+        self.scopes.pop()
+
+    def at_module_level(self) -> bool:
+        return len(self.scopes) == 1
+
+    def may_remember(self, value: ast.expr) -> bool:
+        """Whether assigning `value` is something to keep or to forget (most assignments are neither)."""
+        return bool(self.scopes[-1]) or type(value) in _DICTIONARY_SHAPES or calls_dict(value)
+
+    def rebound(self, name: str) -> None:
+        """The watched module-level `name` was bound again: a dict assigned now adds its keys again (`remember`)."""
+        self.touched.add(name)
+
+    def remember(self, name: str, value: ast.expr) -> None:
+        """Keep `name = {...}` / `name = dict(...)` / `name = {...} if c else {...}` (every branch's); any other value
+        forgets the name (an IfExp that is no dict choice is answered as unknown by the reader)."""
+        table = self.scopes[-1]
+        module_level = len(self.scopes) == 1
+        if type(value) in _DICTIONARY_SHAPES or calls_dict(value):
+            entries = table.get(name) if not module_level else self.module_dictionary(name)
+            if entries is None:
+                entries = table[name] = []
+            entries.append(value)  # at module level after what earlier statements built: any branch may have run
+            if module_level:
+                self.watched.add(name)
+                self.touched.add(name)
+        elif name in table:
+            del table[name]
+
+    def module_dictionary(self, name: str) -> list[Any] | None:
+        """What built the module-level dict `name` so far: this chunk's record, which starts from the keys the
+        statements above left (`name**`, read through `lookup` so that a change there walks this chunk again)."""
+        table = self.scopes[0]
+        entries = table.get(name)
+        if entries is None:
+            marker = self.lookup(name + KEYS_MARK)
+            if marker is not None and marker[0] == "keys":
+                entries = table[name] = [marker[1]]
+        return entries
+
+    def record_write(self, name: str, node: ast.AST) -> None:
+        """`d.update(...)`, `d[key] = ...`, `d |= ...` on a dict this scope follows (at module level: one the statements
+        above built too)."""
+        if len(self.scopes) > 1:
+            entries = self.scopes[-1].get(name)
+        else:
+            entries = self.module_dictionary(name)
+            if entries is not None:
+                self.touched.add(name)
+        if entries is not None:
+            entries.append(node)
+
+    def forget_keys(self, name: str) -> None:
+        """A use of the module-level dict `name` the tracker does not understand: its keys are unknown from here on."""
+        entries = self.module_dictionary(name)
+        if entries is not None:
+            entries.append(None)
+        self.watched.discard(name)
+        self.touched.add(name)
+
+    def built(self, name: str) -> list[Any]:
+        """What built the dict `name` holds in the innermost scope so far (empty when not a dict built here)."""
+        entries = self.scopes[-1].get(name)
+        if entries is None and len(self.scopes) == 1:
+            entries = self.module_dictionary(name)
+        return entries or []
+
+
+def calls_dict(value: ast.expr) -> bool:
+    return type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict"
 
 
 def dictionary_keys(built: Built, name: str, seen: tuple[str, ...] = ()) -> set[str] | None:

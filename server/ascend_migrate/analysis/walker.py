@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ascend_migrate.analysis.call_sites import STARRED
-from ascend_migrate.analysis.dictionary_keys import KEYS_MARK, WATCHED_MARK, dictionary_keys
+from ascend_migrate.analysis.dictionary_keys import DictionaryTracker
 from ascend_migrate.analysis.project_classes import project_module_type
 from ascend_migrate.analysis.rules import RULES
 from ascend_migrate.analysis.rules.api import (
@@ -94,18 +94,11 @@ class Walker:
         # At module level only this chunk's assignments count, so a chunk's findings depend on its own text.
         self.assigned: list[dict[str, list[ast.expr]]] = [{}]
         self._track_strings = bool(context.view.by_string)
-        # Per scope (parallel to `assigned`): name → what built the dict it holds, in order: `{...}` and `dict(...)`
-        # literals assigned to it, then its `.update(...)`/`.setdefault(...)` calls, `d[key] = ...` and `d |= ...`
-        # statements (`context.assigned_dicts`), so a rule can tell which keys `**d` may pass (DataLoader options).
-        self.dictionaries: list[dict[str, list[Any]]] = [{}]
-        # Module-level dicts are followed across top-level statements too: a chunk ends by writing the keys each
-        # dict it changed may hold as `name**` → ("keys", frozenset or None) into the module scope (replayed like
-        # any module-level write), and the next chunks start from that. `watched`: the module-level dicts whose keys
-        # are known, so that a use the tracker does not understand (`f(kwargs)`, an alias, a write in a function)
-        # makes them unknown; `permitted`: the name nodes of the uses it understands (`**kwargs`, `kwargs.get(...)`).
-        self.watched: set[str] = set()
-        self.permitted: set[int] = set()
-        self.touched: set[str] = set()
+        # What built each dict variable, per scope, and the module-level dicts followed across top-level statements
+        # (analysis/dictionary_keys.py). Its `watched` and `permitted` sets are held here too: the hot paths test them.
+        self.dictionaries = DictionaryTracker(self.lookup)
+        self.watched = self.dictionaries.watched
+        self.permitted = self.dictionaries.permitted
         # Module-level functions, for the parameter types their calls give (analysis/call_sites.py): what this chunk
         # defines ("def", name, positional, keyword-only parameters), calls ("call", name, argument types, keyword
         # types) and uses otherwise ("escape", name); and the parameters this walk takes as tensors (name → names).
@@ -201,31 +194,12 @@ class Walker:
         self.referenced = set()
         self._qualified_names.clear()
         self.assigned = [{}]
-        self.dictionaries = [{}]
-        watched = self.scopes[0].get(WATCHED_MARK)
-        self.watched = set(watched[1]) if watched is not None else set()
-        self.permitted = set()
-        self.touched = set()
+        self.dictionaries.start_chunk(self.scopes[0])
         self.function_records = []
 
     def finish_chunk(self) -> None:
-        """Write the keys each module-level dict this chunk changed may hold (None: unknown), for the next chunks."""
-        if not self.touched:
-            return
-        module = self.scopes[0]
-        table = self.dictionaries[0]
-        watched = module.get(WATCHED_MARK)
-        known_names = set(watched[1]) if watched is not None else set()
-        for name in sorted(self.touched):
-            keys = dictionary_keys(self.assigned_dicts, name) if name in table else None
-            known = frozenset(keys) if keys is not None else None
-            module[name + KEYS_MARK] = ("keys", known)
-            self.module_writes.append((name + KEYS_MARK, "keys", known))
-            if known is None:
-                known_names.discard(name)
-            else:
-                known_names.add(name)
-        module[WATCHED_MARK] = ("watched", frozenset(known_names))
+        """Write the keys each module-level dict this chunk changed may hold, for the next chunks."""
+        self.dictionaries.finish_chunk(self.scopes[0], self.module_writes)
 
     def visit_all(self, nodes) -> None:
         dispatch = self._dispatch
@@ -259,7 +233,7 @@ class Walker:
         scopes[-1][name] = binding
         if len(scopes) == 1:  # a module-level name: part of what the chunk contributes to the module
             if name in self.watched:
-                self.touched.add(name)  # rebound: a dict assigned now adds its keys again (remember_dictionary)
+                self.dictionaries.rebound(name)
             kind, value = binding
             self.module_writes.append((name, kind, value.name if kind == "class" else value))
 
@@ -273,59 +247,9 @@ class Walker:
         elif name in table:
             del table[name]
 
-    def remember_dictionary(self, name: str, value: ast.expr) -> None:
-        """Keep `name = {...}` / `name = dict(...)` / `name = {...} if c else {...}` (every branch's); any other value
-        forgets the name (an IfExp that is no dict choice is answered as unknown by the reader)."""
-        table = self.dictionaries[-1]
-        module_level = len(self.dictionaries) == 1
-        if type(value) in _DICTIONARY_SHAPES or _calls_dict(value):
-            entries = table.get(name) if not module_level else self.module_dictionary(name)
-            if entries is None:
-                entries = table[name] = []
-            entries.append(value)  # at module level after what earlier statements built: any branch may have run
-            if module_level:
-                self.watched.add(name)
-                self.touched.add(name)
-        elif name in table:
-            del table[name]
-
-    def module_dictionary(self, name: str) -> list[Any] | None:
-        """What built the module-level dict `name` so far: this chunk's record, which starts from the keys the
-        statements above left (`name**`, read through `lookup` so that a change there walks this chunk again)."""
-        table = self.dictionaries[0]
-        entries = table.get(name)
-        if entries is None:
-            marker = self.lookup(name + KEYS_MARK)
-            if marker is not None and marker[0] == "keys":
-                entries = table[name] = [marker[1]]
-        return entries
-
-    def record_write(self, name: str, node: ast.AST) -> None:
-        """`d.update(...)`, `d[key] = ...`, `d |= ...` on a dict this scope follows (at module level: one the statements
-        above built too)."""
-        if len(self.dictionaries) > 1:
-            entries = self.dictionaries[-1].get(name)
-        else:
-            entries = self.module_dictionary(name)
-            if entries is not None:
-                self.touched.add(name)
-        if entries is not None:
-            entries.append(node)
-
-    def forget_keys(self, name: str) -> None:
-        """A use of the module-level dict `name` the tracker does not understand: its keys are unknown from here on."""
-        entries = self.module_dictionary(name)
-        if entries is not None:
-            entries.append(None)
-        self.watched.discard(name)
-        self.touched.add(name)
-
     def assigned_dicts(self, name: str) -> list[Any]:
         """What built the dict `name` holds in the innermost scope so far (empty when not a dict built here)."""
-        entries = self.dictionaries[-1].get(name)
-        if entries is None and len(self.dictionaries) == 1:
-            entries = self.module_dictionary(name)
-        return entries or []
+        return self.dictionaries.built(name)
 
     def assigned_values(self, name: str) -> list[ast.expr]:
         """The string-shaped expressions assigned to `name` in the innermost scope so far (empty when it is bound
@@ -511,7 +435,7 @@ class Walker:
         if binding is None:  # not a local of the innermost function: the full lookup (which records the name)
             binding = self.lookup(node.id)
             if self.watched and node.id in self.watched and id(node) not in self.permitted and self.module_name(node.id):
-                self.forget_keys(node.id)
+                self.dictionaries.forget_keys(node.id)
         if binding is not None:
             kind = binding[0]
             if kind == "import":
@@ -535,7 +459,7 @@ class Walker:
     def visit_global(self, node: ast.Global) -> None:
         for name in node.names:
             if name in self.watched:
-                self.forget_keys(name)  # the function may rebind it whenever it is called
+                self.dictionaries.forget_keys(name)  # the function may rebind it whenever it is called
 
     def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None, intermediate: bool = False) -> None:
         qualified = self.qualified_name(node)
@@ -692,11 +616,11 @@ class Walker:
         if type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Name and \
                 value.func.attr in ("update", "setdefault"):
             updated = value.func.value.id
-            if len(self.dictionaries) == 1 and updated in self.watched:
+            if updated in self.watched and self.dictionaries.at_module_level():
                 self.permitted.add(id(value.func.value))  # recorded below
         self._dispatch[type(value)](value)
         if updated is not None:
-            self.record_write(updated, value)
+            self.dictionaries.record_write(updated, value)
 
     def visit_return(self, node: ast.Return) -> None:
         value = node.value
@@ -714,7 +638,7 @@ class Walker:
         value = node.value
         self._dispatch[type(value)](value)
         value_type = self.infer(value)
-        module_level = len(self.dictionaries) == 1
+        module_level = self.dictionaries.at_module_level()
         for target in node.targets:
             if module_level and self.watched and type(target) is ast.Subscript and type(target.value) is ast.Name:
                 self.permitted.add(id(target.value))  # kwargs["shuffle"] = True at module level: recorded below
@@ -730,10 +654,10 @@ class Walker:
             if self._track_strings and type(target) is ast.Name:
                 self.remember_value(target.id, value)
             if type(target) is ast.Name:
-                if self.dictionaries[-1] or type(value) in _DICTIONARY_SHAPES or _calls_dict(value):  # else: nothing to keep or forget
-                    self.remember_dictionary(target.id, value)
+                if self.dictionaries.may_remember(value):
+                    self.dictionaries.remember(target.id, value)
             elif type(target) is ast.Subscript and type(target.value) is ast.Name:
-                self.record_write(target.value.id, target)  # d["shuffle"] = True
+                self.dictionaries.record_write(target.value.id, target)  # d["shuffle"] = True
         for handler in self._on_assignment:
             handler(self.context, node.targets, value)
 
@@ -756,9 +680,8 @@ class Walker:
         self.visit_target(node.target, value_type)
         if self._track_strings and node.value is not None and type(node.target) is ast.Name:
             self.remember_value(node.target.id, node.value)
-        if node.value is not None and type(node.target) is ast.Name and (
-                self.dictionaries[-1] or type(node.value) in _DICTIONARY_SHAPES or _calls_dict(node.value)):
-            self.remember_dictionary(node.target.id, node.value)
+        if node.value is not None and type(node.target) is ast.Name and self.dictionaries.may_remember(node.value):
+            self.dictionaries.remember(node.target.id, node.value)
         if node.value is not None:
             for handler in self._on_assignment:
                 handler(self.context, [node.target], node.value)
@@ -767,7 +690,7 @@ class Walker:
         self.visit(node.value)
         target = node.target
         if type(target) is ast.Name:
-            self.record_write(target.id, node)  # d |= other
+            self.dictionaries.record_write(target.id, node)  # d |= other
         if type(target) is not ast.Name:
             self.visit(target)
 
@@ -877,7 +800,7 @@ class Walker:
         in_class_body = _CLASS_SCOPE in self.scopes[-1]
         self.scopes.append(scope)
         self.assigned.append({})
-        self.dictionaries.append({})
+        self.dictionaries.enter_scope()
         self.returns.append([])
         self.class_stack.append(current_class)  # methods see self.attributes of their class
         try:
@@ -886,7 +809,7 @@ class Walker:
             self.class_stack.pop()
             self.scopes.pop()
             self.assigned.pop()
-            self.dictionaries.pop()
+            self.dictionaries.leave_scope()
             returns = self.returns.pop()
         returned = returns[0] if returns and returns[0] is not None and all(item == returns[0] for item in returns) else None
         if returned is not None:
@@ -902,13 +825,13 @@ class Walker:
         scope = {argument.arg: ("value", None) for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
         self.scopes.append(scope)
         self.assigned.append({})
-        self.dictionaries.append({})
+        self.dictionaries.enter_scope()
         try:
             self.visit(node.body)
         finally:
             self.scopes.pop()
             self.assigned.pop()
-            self.dictionaries.pop()
+            self.dictionaries.leave_scope()
 
     def visit_class(self, node: ast.ClassDef) -> None:
         self.visit_all(node.decorator_list)
@@ -928,7 +851,7 @@ class Walker:
             handler(self.context, node)
         self.scopes.append({_CLASS_SCOPE: ("value", None)})
         self.assigned.append({})
-        self.dictionaries.append({})
+        self.dictionaries.enter_scope()
         self.class_stack.append(info)
         try:
             self.visit_all(node.body)
@@ -936,7 +859,7 @@ class Walker:
             self.class_stack.pop()
             self.scopes.pop()
             self.assigned.pop()
-            self.dictionaries.pop()
+            self.dictionaries.leave_scope()
         if len(self.scopes) == 1 and info.returns:
             # What its methods return is part of what the chunk contributes: a chunk calling
             # `model.configure_optimizers()` is walked again when that changes (replay skips this record).
@@ -955,7 +878,7 @@ class Walker:
     def visit_comprehension(self, node) -> None:
         self.scopes.append({})
         self.assigned.append({})
-        self.dictionaries.append({})
+        self.dictionaries.enter_scope()
         try:
             for generator in node.generators:
                 self.visit(generator.iter)
@@ -969,7 +892,7 @@ class Walker:
         finally:
             self.scopes.pop()
             self.assigned.pop()
-            self.dictionaries.pop()
+            self.dictionaries.leave_scope()
 
 
 def _ignore(node: object) -> None:
@@ -1010,7 +933,6 @@ _NODE_CLASSES = _node_classes()
 # Calls rooted in these libraries are never the project's own classes (`project_type` is not asked).
 _LIBRARY_ROOTS = ("torch.", "torch_npu.", "mindspore.", "numpy.", "os.", "sys.", "math.", "argparse.", "collections.", "typing.",
                   "tensorflow.", "keras.", "apex.", "transformers.")
-_DICTIONARY_SHAPES = frozenset({ast.Dict, ast.IfExp})  # what remember_dictionary keeps, with dict(...) calls
 # Methods that only read a dict: a module-level dict whose keys are followed keeps them through these.
 _DICTIONARY_READS = frozenset({"get", "keys", "items", "values", "copy", "__contains__"})
 
@@ -1019,18 +941,12 @@ def positional_arguments(arguments: ast.arguments) -> list[ast.arg]:
     return [*arguments.posonlyargs, *arguments.args]
 
 
-def _calls_dict(value: ast.expr) -> bool:
-    return type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict"
-
-
 _STRING_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.IfExp, ast.List, ast.Tuple})  # and see remember_value
 # Contexts and operators: nothing to read in them (the handlers of their parents look at them directly).
 _IGNORED = {subclass: _ignore for skipped in _SKIPPED for subclass in (skipped, *skipped.__subclasses__())}
 _SCALAR_TYPES = (str, int, float, complex, bool, bytes, type(None), type(Ellipsis))
 
 
-# The fields of each node class that can hold child nodes worth visiting: not the expression context, not the
-# operator, not identifiers or flags (a node's `_fields` lists them all).
 def _typed_self_attribute(walker, target: ast.expr) -> bool:
     """`self.name` whose type the class already knows (a placeholder None then keeps it)."""
     if type(target) is not ast.Attribute or type(target.value) is not ast.Name or target.value.id != "self":
@@ -1038,6 +954,8 @@ def _typed_self_attribute(walker, target: ast.expr) -> bool:
     return bool(walker.class_stack and walker.class_stack[-1] is not None and walker.class_stack[-1].attributes.get(target.attr))
 
 
+# The fields of each node class that can hold child nodes worth visiting: not the expression context, not the
+# operator, not identifiers or flags (a node's `_fields` lists them all).
 _LEAF_FIELDS = frozenset({"ctx", "op", "id", "attr", "arg", "asname", "module", "level", "names", "type_comment",
                           "conversion", "kind", "is_async", "simple", "kwd_attrs", "rest", "tag"})
 _CHILD_FIELDS = {cls: tuple(name for name in getattr(cls, "_fields", ()) if name not in _LEAF_FIELDS) for cls in _NODE_CLASSES}
