@@ -78,9 +78,6 @@ class DictionaryTracker:
     def leave_scope(self) -> None:
         self.scopes.pop()
 
-    def at_module_level(self) -> bool:
-        return len(self.scopes) == 1
-
     def may_remember(self, value: ast.expr) -> bool:
         """Whether assigning `value` is something to keep or to forget (most assignments are neither)."""
         return bool(self.scopes[-1]) or type(value) in _DICTIONARY_SHAPES or calls_dict(value)

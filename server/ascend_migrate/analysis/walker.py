@@ -616,7 +616,7 @@ class Walker:
         if type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Name and \
                 value.func.attr in ("update", "setdefault"):
             updated = value.func.value.id
-            if updated in self.watched and self.dictionaries.at_module_level():
+            if updated in self.watched and len(self.scopes) == 1:
                 self.permitted.add(id(value.func.value))  # recorded below
         self._dispatch[type(value)](value)
         if updated is not None:
@@ -638,7 +638,7 @@ class Walker:
         value = node.value
         self._dispatch[type(value)](value)
         value_type = self.infer(value)
-        module_level = self.dictionaries.at_module_level()
+        module_level = len(self.scopes) == 1
         for target in node.targets:
             if module_level and self.watched and type(target) is ast.Subscript and type(target.value) is ast.Name:
                 self.permitted.add(id(target.value))  # kwargs["shuffle"] = True at module level: recorded below
