@@ -50,6 +50,8 @@ def generated(tmp_path_factory) -> dict[str, list]:
         ["torch.optim.SGD", "mindspore.nn.SGD", "consistent", "", "Consistent", "", "", "torch.optim", "PyTorch 1.8.1", "r2.4.10"],
         ["torch.optim.SGD", "mindspore.experimental.optim.SGD", "consistent", "", "Consistent", "", "", "torch.optim",
          "PyTorch 1.8.1", "r2.4.10"],
+        ["torch.Tensor.flip", "mindspore.Tensor.flip", "different_dtypes", "type_differs", "(diff page)", "",
+         PAGE.format("flip"), "torch.Tensor", "PyTorch 1.8.1", "r2.4.10"],
     ])
     write_csv(reference / "pytorch_param_diffs.csv", PARAMETER_COLUMNS, [
         ["torch.nn.Softmin", "mindspore.nn.Softmin", "parameter", "dim", "axis", "None", "-1", "renamed", "",
@@ -60,6 +62,9 @@ def generated(tmp_path_factory) -> dict[str, list]:
          "default_differs", "MindSpore's momentum is 1 - torch's", PAGE.format("BatchNorm2d"), "r2.4.10", "diff_page"],
         ["torch.nn.BatchNorm2d", "mindspore.nn.BatchNorm2d", "parameter", "eps", "eps", "1e-05", "1e-05", "",
          "", PAGE.format("BatchNorm2d"), "r2.4.10", "diff_page"],
+        ["torch.Tensor.flip", "mindspore.Tensor.flip", "parameter", "dims", "dims", "(required)", "(required)",
+         "type_differs", "Same functionality, MindSpore does not support int input", PAGE.format("flip"), "r2.4.10",
+         "diff_page"],
     ])
     write_csv(reference / "pytorch_general_difference_params.csv", ["param", "meaning", "doc_note", "doc_ref"], [
         ["out", "Indicates the output Tensor", "Not supported in MindSpore.", "master"],
@@ -128,7 +133,14 @@ def test_a_doubly_mapped_optimizer_targets_experimental_optim_and_names_the_othe
 
 
 def test_rows_without_a_torch_api_are_left_out(generated) -> None:
-    assert len(generated["pytorch_mindspore"]) == 8  # nine torch rows, SGD twice: eight entries
+    assert len(generated["pytorch_mindspore"]) == 9  # ten torch rows, SGD twice: nine entries
+
+
+def test_a_row_pointing_to_its_diff_page_says_what_the_pages_parameter_rows_say(generated) -> None:
+    (flip,) = by_api(generated["pytorch_mindspore"], "torch.Tensor.flip")
+    assert flip.note.startswith("dims: Same functionality, MindSpore does not support int input")
+    (arg_max,) = by_api(generated["tensorflow_mindspore"], "tensorflow.arg_max")
+    assert arg_max.note.startswith("see the diff page")  # a page with no parameter rows: nothing more to say
 
 
 def test_general_keywords(generated) -> None:

@@ -1016,3 +1016,32 @@ EQUIVALENT_ROWS.update({
             call="ops.add(x, y, alpha=2)", works="ops.add(x, 2 * y)")),),
 })
 ADDED_NOTES[("torch.topk", "r2.4.10")] = _PLAIN_PAIR.format(call="ops.topk(x, k)", how="run in mindspore 2.10.0")
+
+
+# (api, branch) → what differs, checked, where the doc's row says only "see the diff page" and its page has no table a
+# parameter row could come from (the lead, session 7: pages read in mindspore-ai/docs, calls run in torch 2.13.0 and
+# mindspore 2.10.0 on the CPU). The entry's category and fix stay as they are.
+PAGE_DIFFERENCES = {
+    ("torch.Tensor.item", "r2.4.10"): (
+        "before MindSpore 2.5, Tensor.item(index=None) returns a 0-d Tensor, not a Python number (the diff page item.md, "
+        "r2.1-r2.3), and takes an index for tensors of several elements; where a number is needed (printing, a "
+        "float sum, an f-string format) write x.asnumpy().item(). mindspore 2.10.0 returns a Python number (run)"),
+    ("torch.optim.Optimizer", "r2.4.10"): (
+        "not a rename of the base class: torch's Optimizer(params, defaults) keeps param_groups and state and its "
+        "subclasses write step(closure=None); mindspore.nn.Optimizer(learning_rate, parameters, weight_decay=0.0, "
+        "loss_scale=1.0) is a Cell whose subclasses write construct(gradients): a custom optimizer is rewritten"),
+}
+_TYPECAST_NO_SCALING = (
+    "torchvision's ConvertImageDtype scales the values to the new dtype's range (uint8 255 becomes 1.0 in float32), "
+    "TypeCast only casts (run in mindspore 2.10.0: TypeCast(float32) on uint8 [0, 128, 255] gives [0., 128., 255.]); "
+    "divide by 255 after it (vision.Rescale(1 / 255, 0)) to get torch's values")
+PAGE_DIFFERENCES.update({
+    ("torchvision.transforms.ConvertImageDtype", "master"): _TYPECAST_NO_SCALING,
+    ("torchvision.transforms.ConvertImageDtype", "r2.4.10"): _TYPECAST_NO_SCALING,
+})
+# The page says MindSpore adds -1 in the shape, but torch's broadcast_to takes -1 too; what differs is the keyword:
+# torch's is `size` (its docstring says shape), MindSpore's `shape`.
+CHECKED_KEYWORD_RENAMES.update({
+    ("torch.broadcast_to", "r2.4.10"): _called_both((("size", "shape"),)),
+    ("torch.Tensor.broadcast_to", "r2.4.10"): _called_both((("size", "shape"),)),
+})

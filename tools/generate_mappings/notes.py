@@ -10,17 +10,30 @@ NOTE_LIMIT = 400
 SEE_PAGE = ("different_see_page", "unspecified")
 
 
-def difference_text(row: MappingRow) -> str:
-    """What differs, in the doc's own words: its diff summary, else its note, else a pointer to the page."""
+def difference_text(row: MappingRow, parameters: list[dict] | tuple = ()) -> str:
+    """What differs, in the doc's own words: its diff summary, else its note, else what its parameter rows say
+    (`dims: MindSpore does not support int input`: a finding saying only "see the diff page" tells a user nothing
+    while the page's table names the difference), else a pointer to the page."""
     if row.category == "consistent":
         return "consistent"
-    if row.category in SEE_PAGE:
-        return "see the diff page" if row.diff_page else "the doc gives no description; see the mapping table"
-    if row.diff_summary:
-        return row.diff_summary
-    if row.doc_note and row.doc_note != "(diff page)":
-        return row.doc_note
+    if row.category not in SEE_PAGE:
+        if row.diff_summary:
+            return row.diff_summary
+        if row.doc_note and row.doc_note != "(diff page)":
+            return row.doc_note
+    stated = parameter_differences(parameters)
+    if stated:
+        return stated
+    if row.category in SEE_PAGE and not row.diff_page:
+        return "the doc gives no description; see the mapping table"
     return "see the diff page"
+
+
+def parameter_differences(parameters: list[dict] | tuple) -> str:
+    """The parameter rows' own words, one clause per row that has them (`dims: ...; mask: ...`)."""
+    clauses = [f"{parameter.get('source') or parameter.get('target')}: {parameter['note'].rstrip('.')}"
+               for parameter in parameters if parameter.get("note")]
+    return "; ".join(clauses)
 
 
 def doc_link(row: MappingRow, table_path: str) -> str | None:

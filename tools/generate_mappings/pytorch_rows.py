@@ -180,7 +180,9 @@ def _is_consistent(api: str, row: MappingRow, notes: list[str], outcome: Outcome
         outcome.corrections.append(f"{api}: the doc's only difference is false → ms-equivalent ({row.branch})")
         return True
     if (api, row.branch) in corrections.CHECKED_KEYWORD_RENAMES:
-        notes.append("correction: the doc calls this consistent, but MindSpore's API has other keyword names")
+        said = "calls this consistent" if row.category == "consistent" else "names no parameter difference"
+        renames = ", ".join(f"{source} → {target}" for source, target in corrections.CHECKED_KEYWORD_RENAMES[(api, row.branch)][0])
+        notes.append(f"correction: the doc {said}, but MindSpore's API has other keyword names ({renames})")
         outcome.corrections.append(f"{api}: keyword renames found by running mindspore 2.10.0 ({row.branch})")
         return False
     return row.category == "consistent" and (api, row.branch) not in corrections.NOT_A_RENAME
@@ -234,7 +236,8 @@ def _differences(entry: dict, row: MappingRow, lookups: Lookups, notes: list[str
         notes.append(not_a_rename)
         outcome.corrections.append(f"{api}: consistent → ms-differs, unsafe ({row.branch})")
     else:
-        notes.append(f"The doc: {difference_text(row)}" if everywhere else difference_text(row))
+        stated = corrections.PAGE_DIFFERENCES.get((api, row.branch)) or difference_text(row, parameter_list)
+        notes.append(f"The doc: {stated}" if everywhere else stated)
     if shared_with and parameter_list:
         notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
     if checked_signatures:

@@ -98,7 +98,8 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
                 and is_pure_rename(parameter_list))
         entry["fix"] = "safe" if safe else "unsafe"
         corrected = correction is not None and not correction.since
-        notes.append(f"The doc: {difference_text(row)}" if corrected else difference_text(row))
+        stated = difference_text(row, parameter_list)
+        notes.append(f"The doc: {stated}" if corrected else stated)
         # A target that needs an argument the TensorFlow call never gives (BatchNorm2d's num_features, an optimizer's
         # params) cannot be reached by a rename: the renamed call raises a TypeError (issue 21), so no fix.
         required = [item["target"] for item in parameter_list if item.get("change") == "added" and item.get("target_default") == "(required)"]
