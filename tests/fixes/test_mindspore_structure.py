@@ -468,3 +468,30 @@ def test_cpu_is_dropped_and_numpy_kept():
     """, OPS_NN)
     assert "image = model.decode(mindspore.ops.randn(4, 20))\n" in text
     assert "return image, z.numpy()\n" in text  # mindspore.Tensor.numpy copies to the host (2.10)
+
+
+def test_clipping_is_rewritten_by_the_step_never_renamed_to_a_call_on_the_weights():
+    # The ops/nn era's table maps clip_grad_norm_ to ops.clip_by_norm; renamed, it clipped the weights and dropped the
+    # result (mindspore 2.10 raised TypeError), and where the rename was applied a round before the step fix, the step
+    # no longer saw its clipping. The step writes the clipping; a call outside any step keeps no fix and says why.
+    source = """
+        import torch
+
+        def train(model, loader, optimizer, device):
+            for x, y in loader:
+                x, y = x.to(device), y.to(device)
+                optimizer.zero_grad()
+                loss = model(x, y)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+    """
+    text = fixed(source, OPS_NN)
+    assert "grads = mindspore.ops.clip_by_global_norm(grads, 1.0)" in text and "clip_by_norm" not in text
+    alone = [f for f in findings("""
+        import torch
+
+        def clip(model):
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    """, OPS_NN) if f.api == "torch.nn.utils.clip_grad_norm_"]
+    assert [(f.fix, "no rename can serve this call" in f.message) for f in alone] == [(None, True)]

@@ -1045,3 +1045,14 @@ CHECKED_KEYWORD_RENAMES.update({
     ("torch.broadcast_to", "r2.4.10"): _called_both((("size", "shape"),)),
     ("torch.Tensor.broadcast_to", "r2.4.10"): _called_both((("size", "shape"),)),
 })
+
+# (api, branch) → why: entries whose renamed call cannot work, so no fix renames them (the finding stays, with this
+# reason first). torch's clip_grad_norm_(model.parameters(), max_norm) clips the .grad of each parameter in place;
+# ops.clip_by_norm(x, max_norm) returns clipped copies of the tensors it is given, so the rename clipped the weights
+# and dropped the result (run: mindspore 2.10.0 raised TypeError on the Parameter generator). The grads exist only
+# inside a training step rewritten to value_and_grad, whose fix writes the clipping there.
+NO_RENAME = {
+    ("torch.nn.utils.clip_grad_norm_", "r2.4.10"): (
+        "correction: no rename can serve this call: torch clips the parameters' .grad in place; in MindSpore clip the grads value_and_grad returns, "
+        "grads = mindspore.ops.clip_by_global_norm(grads, max_norm) (the training-step fix writes it)"),
+}

@@ -102,7 +102,8 @@ class NumericRecord:
             # differs only on edge inputs, or only where a call passes a keyword or position the probe does not:
             # shown in the hover, not a warning on every call
             entry["severity"] = "info"
-        entry["fix"] = "unsafe"  # a rename would not keep the behaviour the run saw
+        if entry.get("fix") != "none":  # an entry no rename can serve keeps no fix
+            entry["fix"] = "unsafe"  # a rename would not keep the behaviour the run saw
         detail = " ".join(result.get("detail", "").split())
         if result.get("scope") == "edge":
             # the message names the inputs; the hover's edge line says what differs on them

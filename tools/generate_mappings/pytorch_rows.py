@@ -156,6 +156,11 @@ def _entry(api: str, row: MappingRow, alternatives: list[MappingRow], target_ran
         if rare_forms:  # numeric.exercised keeps such a fix unsafe
             entry["parameters"] = [dict(form) for form in rare_forms]
             outcome.corrections.append(f"{api}: rows for forms the target refuses ({row.branch})")
+    no_rename = corrections.NO_RENAME.get((api, row.branch))
+    if no_rename:
+        entry["fix"] = "none"
+        notes.insert(0, no_rename)
+        outcome.corrections.append(f"{api}: no fix, a rename cannot work ({row.branch})")
     added_note = corrections.ADDED_NOTES.get((api, row.branch))
     if added_note:
         notes.append(added_note)
