@@ -495,3 +495,65 @@ def test_clipping_is_rewritten_by_the_step_never_renamed_to_a_call_on_the_weight
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     """, OPS_NN) if f.api == "torch.nn.utils.clip_grad_norm_"]
     assert [(f.fix, "no rename can serve this call" in f.message) for f in alone] == [(None, True)]
+
+
+def test_ops_nn_layer_norm_gets_its_size_as_a_tuple_and_torchs_eps():
+    text = fixed("""
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.norm = nn.LayerNorm(width)
+                self.tight = nn.LayerNorm(width, eps=1e-6)
+                self.plane = nn.LayerNorm([4, width])
+                self.plain = nn.LayerNorm(width, elementwise_affine=False)
+    """, OPS_NN)
+    assert "mindspore.nn.LayerNorm((width,), epsilon=1e-05)" in text
+    assert "mindspore.nn.LayerNorm((width,), epsilon=1e-6)" in text
+    # several axes (begin_norm_axis needs the input's rank) and no affine parameters: no fix, torch's call kept
+    assert "nn.LayerNorm([4, width])" in text and "nn.LayerNorm(width, elementwise_affine=False)" in text
+    mint = fixed("""
+        import torch.nn as nn
+
+        norm = nn.LayerNorm(16)
+    """)
+    assert "mint.nn.LayerNorm(16)" in mint  # the mint era's LayerNorm has torch's signature
+
+
+def test_a_step_zeroing_grads_after_the_forward_pass_starts_its_function_at_the_model_call():
+    text = fixed("""
+        import torch
+
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+        def get_batch():
+            return torch.randn(3, 4), torch.randn(3, 2)
+
+        for step in range(10):
+            x, y = get_batch()
+            loss = torch.nn.functional.mse_loss(model(x), y)
+            optimizer.zero_grad()  # after the forward pass, as nanoGPT does
+            loss.backward()
+            optimizer.step()
+    """)
+    assert textwrap.dedent("""\
+        for step in range(10):
+            x, y = get_batch()
+            def forward_fn(y, x):
+                loss = mint.nn.functional.mse_loss(model(x), y)
+                return loss
+            loss, grads = mindspore.value_and_grad(forward_fn, None, optimizer.parameters)(y, x)
+            optimizer(grads)
+    """) in text, text  # the batch stays outside; zero_grad, backward and step are gone
+    # a statement between zero_grad and backward: not this order; the loss is then not computed between them
+    message, fixable = _backward_message("""
+        for x, y in batches:
+            loss = model(x, y)
+            optimizer.zero_grad()
+            print(step)
+            loss.backward()
+            optimizer.step()
+    """)
+    assert not fixable and "is not computed between zero_grad() and backward()" in message

@@ -59,6 +59,9 @@ class RouteView:
     # table spells them otherwise (`tensorflow.reduce_mean` is found as `tensorflow.math.reduce_mean`)
     aliases: NameAliases = field(default_factory=NameAliases)
     by_canonical_name: dict[str, list[Entry]] = field(default_factory=dict)
+    # name → an entry of this route for the same name that another target version has (`torch.triu` has only a
+    # mint row, from 2.5): "no equivalent" would be false for such a name, only "none recorded for this version"
+    other_versions: dict[str, Entry] = field(default_factory=dict)
 
     def name_entries(self, qualified: str) -> tuple[list[Entry] | None, str]:
         """The name entries for `qualified` as written, else for its canonical spelling; and that spelling."""
@@ -181,6 +184,8 @@ class KnowledgeBase:
             if not entry.source_versions.contains(source_version):
                 continue
             if not entry.target_versions.contains(target_version):
+                if entry.match == "name" and entry.target:
+                    view.other_versions.setdefault(entry.api, entry)
                 continue
             if entry.match == "name":
                 if entry.condition == "prefix":

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.call_rewrite import renamed_call, source_text
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 _TORCH_ORDER = ("num_embeddings", "embedding_dim")
@@ -26,28 +27,12 @@ def _ops_nn_embedding(context, entry, node, call, span, root) -> Fix | None:
         return None
     if any(keyword.arg not in _TORCH_ORDER for keyword in call.keywords):
         return None  # padding_idx, max_norm, sparse, _weight, ...: compared by hand
-    rename = context.factory.rename_fix(entry, span, root)
-    if rename is None or not rename.edits:
-        return None
-    lines = context.factory.lines
-
-    def text(argument: ast.expr) -> str:
-        line, column, end_line, end_column = context.factory.span(argument)
-        return lines.text(line)[column - 1:end_column - 1] if line == end_line else ""
-
-    arguments = [text(argument) for argument in call.args]
-    arguments += [f"{_NAMES[str(keyword.arg)]}={text(keyword.value)}" for keyword in call.keywords]
-    if not all(arguments) or len(arguments) != 2:
+    arguments = [source_text(context, argument) for argument in call.args]
+    arguments += [f"{_NAMES[str(keyword.arg)]}={source_text(context, keyword.value)}" for keyword in call.keywords]
+    if len(arguments) != 2:
         return None
     arguments.append("embedding_table=mindspore.common.initializer.Normal(1.0)")
-    line, column, end_line, end_column = context.factory.span(call)
-    return Fix(
-        title="Replace with `mindspore.nn.Embedding(...)` with torch's N(0, 1) table written out",
-        safe=False,
-        edits=(TextEdit(line, column, end_line, end_column, f"{rename.edits[0].new_text}({', '.join(arguments)})"),),
-        add_imports=tuple(dict.fromkeys((*rename.add_imports, "import mindspore"))),
-        remove_imports=rename.remove_imports,
-    )
+    return renamed_call(context, entry, span, root, call, arguments, "with torch's N(0, 1) table written out")
 
 
 BUILDERS = {(ROUTE_MINDSPORE, "torch.nn.Embedding"): _ops_nn_embedding}

@@ -30,6 +30,12 @@ GENERIC_UNSUPPORTED = Entry(
     suggestion="replace it with an equivalent MindSpore API, compose it from existing MindSpore APIs, "
     "or write a custom operator (mindspore.ops.Custom)",
 )
+# A name the tables map only for other MindSpore versions (`torch.triu`: a mint row, from 2.5): no equivalent is
+# recorded for the version set, which is not the same as none existing (ms-differs, no target, no fix).
+VERSION_GAP = dataclasses.replace(
+    GENERIC_UNSUPPORTED, category="ms-differs", code="MS102",
+    provenance="the knowledge base: the name's entries are for other MindSpore versions",
+    note="", suggestion="find its counterpart for this MindSpore version by hand, or set mindspore-version to yours")
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 
 
@@ -59,7 +65,9 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
             and canonical.split(".", 1)[0] in _SOURCE_FRAMEWORKS
         ):
             span = context.factory.span(node)
-            context.add(context.factory.finding(GENERIC_UNSUPPORTED, span, "exact", api=qualified))
+            elsewhere = context.view.other_versions.get(canonical)
+            entry = GENERIC_UNSUPPORTED if elsewhere is None else _version_gap(context, elsewhere)
+            context.add(context.factory.finding(entry, span, "exact", api=qualified))
         return
     factory = context.factory
     span = factory.span(node)
@@ -290,3 +298,10 @@ _LEAVES_ALONE = (
 
 
 RULE = Rule(name="names", hooks={REFERENCE: on_reference}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)
+
+
+def _version_gap(context: RuleContext, elsewhere: Entry) -> Entry:
+    version = context.factory.settings.mindspore_version
+    return dataclasses.replace(VERSION_GAP, note=(
+        f"no mapping is recorded for MindSpore {version}; for MindSpore {elsewhere.target_versions.text} the tables map "
+        f"it to {elsewhere.target}"))

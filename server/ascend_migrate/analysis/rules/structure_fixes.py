@@ -13,10 +13,12 @@ from typing import Any
 
 from ascend_migrate.analysis.dictionary_keys import dictionary_keys
 from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.call_rewrite import source_text
 from ascend_migrate.analysis.rules.cell_dtype import METHOD_BUILDERS as CAST_METHOD_BUILDERS
 from ascend_migrate.analysis.rules.device_flags import METHOD_BUILDERS as DEVICE_FLAG_BUILDERS
 from ascend_migrate.analysis.rules.embedding import BUILDERS as EMBEDDING_BUILDERS
 from ascend_migrate.analysis.rules.inplace_fill import METHOD_BUILDERS as FILL_BUILDERS
+from ascend_migrate.analysis.rules.layer_norm import BUILDERS as LAYER_NORM_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import METHOD_BUILDERS as SIZE_METHOD_BUILDERS
 from ascend_migrate.analysis.rules.stop_gradient import METHOD_BUILDERS as STOP_GRADIENT_BUILDERS
 from ascend_migrate.analysis.symbols import OPTIMIZER, TENSOR_DATASETS
@@ -135,15 +137,6 @@ BUILDERS: dict[tuple[str, str], Callable[..., Any]] = {
 
 # --- the MindSpore route's program structure (issue 17; proven by tests/execution) --------------------------
 
-
-def source_text(context, node: ast.AST) -> str:
-    """The source text of `node` as written (several lines joined with the file's own line breaks removed)."""
-    line, column, end_line, end_column = context.factory.span(node)
-    lines = context.factory.lines
-    if line == end_line:
-        return lines.text(line)[column - 1:end_column - 1]
-    parts = [lines.text(line)[column - 1:], *(lines.text(number) for number in range(line + 1, end_line)), lines.text(end_line)[:end_column - 1]]
-    return "\n".join(parts)
 
 
 def _drop_device_call(context, entry, node: ast.Attribute, call, span) -> Fix | None:
@@ -473,6 +466,7 @@ def _ops_nn_cross_entropy(context, entry, node, call, span, root) -> Fix | None:
 
 BUILDERS[(ROUTE_MINDSPORE, "torch.nn.CrossEntropyLoss")] = _ops_nn_cross_entropy
 BUILDERS.update(EMBEDDING_BUILDERS)
+BUILDERS.update(LAYER_NORM_BUILDERS)
 
 
 # Functions of the ops/nn era whose default differs from torch's, with torch's value to write when the call leaves

@@ -269,6 +269,16 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
     zero_grads = [index for index in range(lower, position) if _method_call(body[index], "zero_grad") is not None]
     start = zero_grads[-1] + 1 if zero_grads else lower
     forward = body[start:position]
+    skipped: tuple[str, ...] = ()  # a zero_grad() line inside the moved lines: dropped from them, not deleted apart
+    if not forward and zero_grads == [position - 1]:
+        # nanoGPT's order: `logits, loss = model(x, y)`, then `optimizer.zero_grad()`, then `loss.backward()`: the
+        # forward pass starts at the first statement before zero_grad that runs the model
+        first = _first_model_statement(context, body, lower, position - 1)
+        zero_grad = body[position - 1]
+        if first is not None and zero_grad.lineno == zero_grad.end_lineno:
+            start, forward = first, body[first:position - 1]
+            skipped = (factory.lines.text(factory.span(zero_grad)[0]).strip(),)
+            zero_grads = []
     if not forward:
         return "no forward pass between zero_grad() and backward()"
     reason = why_not_movable(forward)
@@ -337,6 +347,7 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
         weights=weights,
         summed=tuple(summed),
         recomputed=tuple(ast.unparse(statement) for statement in (recomputed or {}).values()),
+        skipped=skipped,
     )
     finding = context.findings[finding_index]
     fix = Fix(
@@ -388,6 +399,25 @@ def _may_be_model(context: RuleContext, call: ast.Call) -> bool:
         return True
     binding = context.lookup(root.id)
     return root is call.func and kind is None and (binding is None or binding[0] not in ("import", "class"))
+
+
+def _first_model_statement(context: RuleContext, body: list[ast.stmt], lower: int, upper: int) -> int | None:
+    """The first statement of body[lower:upper] that runs a module (its type known), else one that may run a model
+    (`model(x)` with model of unknown type; not a function of this file, `get_batch()`, which makes the batch)."""
+    def runs(index: int, strict: bool) -> bool:
+        for node in ast.walk(body[index]):
+            if type(node) is not ast.Call or not _may_be_model(context, node):
+                continue
+            root = node.func
+            while type(root) is ast.Attribute:
+                root = root.value
+            if strict and context.types.is_module(context.infer(root)):
+                return True
+            binding = context.lookup(root.id) if type(root) is ast.Name else None
+            if not strict and (binding is None or binding[0] != "function"):
+                return True
+        return False
+    return next((index for strict in (True, False) for index in range(lower, upper) if runs(index, strict)), None)
 
 
 def _model_derived(context: RuleContext, earlier: dict[str, ast.stmt | None]) -> set[str]:

@@ -72,6 +72,7 @@ class TrainingStep(Rewrite):
     tape: str = ""
     gradients: str = "grads"
     replacements: tuple[tuple[str, str], ...] = ()  # (text, new text) in the moved lines: what other fixes change there
+    skipped: tuple[str, ...] = ()  # moved lines dropped (a zero_grad() between the forward pass and backward())
 
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         from ascend_migrate.fixes.errors import FixError
@@ -88,7 +89,7 @@ class TrainingStep(Rewrite):
         newline = "\r\n" if source[index.line_end(first):index.line_end(first) + 2] == "\r\n" else "\n"
         parameters = ", ".join(self.inputs)
         weights = self.weights or f"{self.optimizer}.parameters"
-        dropped = {f"{name}.backward()" for name in self.summed}
+        dropped = {f"{name}.backward()" for name in self.summed} | set(self.skipped)
         if self.tape:  # the `with` body is indented already, by the file's own unit
             body = lines[1:-1]
             for old, new in self.replacements:

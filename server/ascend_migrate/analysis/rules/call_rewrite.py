@@ -1,0 +1,35 @@
+"""Fixes that write a whole call anew: the call's source text, and the fix replacing its span with the renamed
+callee and rewritten arguments (`nn.Embedding(n, d)` → `mindspore.nn.Embedding(n, d, embedding_table=...)`)."""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.findings import Fix, TextEdit
+
+
+def source_text(context, node: ast.AST) -> str:
+    """The source text of `node` as written (several lines joined with the file's own line breaks removed)."""
+    line, column, end_line, end_column = context.factory.span(node)
+    lines = context.factory.lines
+    if line == end_line:
+        return lines.text(line)[column - 1:end_column - 1]
+    parts = [lines.text(line)[column - 1:], *(lines.text(number) for number in range(line + 1, end_line)), lines.text(end_line)[:end_column - 1]]
+    return "\n".join(parts)
+
+
+def renamed_call(context, entry, span, root, call: ast.Call, arguments: list[str], title: str) -> Fix | None:
+    """The call replaced by the entry's target called with `arguments` (source texts, keywords as `name=value`);
+    None when the target cannot be written here. The title names what is written beside the rename."""
+    rename = context.factory.rename_fix(entry, span, root)
+    if rename is None or not rename.edits:
+        return None
+    callee = rename.edits[0].new_text
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(
+        title=f"Replace with `{callee}(...)` {title}",
+        safe=False,
+        edits=(TextEdit(line, column, end_line, end_column, f"{callee}({', '.join(arguments)})"),),
+        add_imports=tuple(dict.fromkeys((*rename.add_imports, "import mindspore"))),
+        remove_imports=rename.remove_imports,
+    )

@@ -1,0 +1,33 @@
+"""A name the tables map only for other MindSpore versions is not called unsupported (analysis/rules/names.py)."""
+
+from __future__ import annotations
+
+from ascend_migrate.analysis.engine import analyze
+from ascend_migrate.config import Settings
+from ascend_migrate.kb.index import KnowledgeBase
+
+SOURCE = "import torch\n\nmask = torch.triu(torch.ones(3, 3), diagonal=1)\nunknown = torch.this_is_not_an_api(3)\n"
+
+
+def _messages(version: str) -> dict[str, tuple[str, str]]:
+    found = analyze(SOURCE, "model.py", Settings(target="mindspore", mindspore_version=version))
+    return {finding.api: (finding.code, finding.message) for finding in found}
+
+
+def test_a_name_mapped_from_2_5_only_says_so_for_an_older_mindspore():
+    older = _messages("2.4")
+    code, message = older["torch.triu"]
+    assert code == "MS102" and "has no MindSpore equivalent" not in message
+    assert "no mapping is recorded for MindSpore 2.4" in message and "mindspore.mint.triu" in message
+    newer = _messages("2.10")
+    assert newer["torch.triu"][0] == "MS101"  # the mint row applies
+
+
+def test_a_name_no_table_maps_for_any_version_keeps_the_generic_answer():
+    knowledge_base = KnowledgeBase.load()
+    view = knowledge_base.view("mindspore", "2.8", "2.4")
+    unmapped = sorted(name for name in view.inventory if name.startswith("torch.") and name.count(".") == 1
+                      and not name.split(".")[1].startswith("_") and not knowledge_base.lookup(name))[0]
+    found = analyze(f"import torch\n\nvalue = {unmapped}\n", "model.py", Settings(target="mindspore", mindspore_version="2.4"))
+    assert [(finding.code, "has no MindSpore equivalent: no mapping is known" in finding.message) for finding in found
+            if finding.api == unmapped] == [("MS103", True)]
