@@ -60,6 +60,8 @@ class Program:
     advice: Advice | None = None  # the run stops at an advice-only line (both eras)
 
 
+DCGAN_ARGUMENTS = ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8", "--workers", "0", "--outf", "out")
+
 # Where each program stops today (the first error of its fixed version; docs/fixes.md lists why).
 PROGRAMS = [
     Program("guide_resnet", "train.py", "model = ResNet()"),
@@ -72,11 +74,10 @@ PROGRAMS = [
     Program("regression", "main.py", "fc = "),
     Program("super_resolution", "main.py", "model = Net(", ("--upscale_factor", "2")),
     Program("word_language_model", "train.py", "model = RNNModel("),
-    # dcgan keeps torch imports for three advice-only lines the run never executes: `torch.load(opt.netG)` (a computed
-    # .pth path, MS206), `nn.parallel.data_parallel` in the multi-GPU branch (MS208) and `cudnn.benchmark` (MS103)
-    Program("dcgan", "main.py", "netD = Discriminator(",
-            ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8", "--workers", "0", "--outf", "out"),
-            plain=False),
+    # dcgan: no torch import left: `cudnn.benchmark = True` removed (MS103), `nn.parallel.data_parallel` in the
+    # multi-GPU branch calls the cell (MS208), `load_state_dict(torch.load(opt.netG))` loads a checkpoint (MS206;
+    # executed by test_dcgan_resumes_from_its_own_checkpoints)
+    Program("dcgan", "main.py", "netD = Discriminator(", DCGAN_ARGUMENTS),
     # mindspore 2.10 has no L-BFGS optimizer for networks: the fixed program builds and casts the model, then stops
     # where the torch LBFGS is given the cell's parameters; the re-scan says so on that line.
     Program("time_sequence_prediction", "train.py", "seq = Sequence()", plain=False,
@@ -200,3 +201,30 @@ def test_rescan_after_fix_shows_what_remains(program: Program, fixed) -> None:
             if TORCH_ONLY_CALL.search(code) and (path.name, number) not in lines_with_findings:
                 hidden.append(f"{path.name}:{number}: {line.strip()}")
     assert hidden == [], "left after the fix but not reported by a re-scan:\n" + "\n".join(hidden)
+
+
+def test_dcgan_resumes_from_its_own_checkpoints(fixed) -> None:
+    """dcgan's `netG.load_state_dict(torch.load(opt.netG))` (a path from the command line) fixed to
+    `mindspore.load_param_into_net(netG, mindspore.load_checkpoint(opt.netG))` reads the .ckpt files its fixed saves
+    wrote: a second run given them with learning rate 0 (Adam then moves nothing) and another seed saves exactly the
+    first run's weights. Had the load read nothing, the second run's weights would be its own fresh initialisation."""
+    import mindspore
+    import numpy
+
+    program = next(program for program in PROGRAMS if program.name == "dcgan")
+    directory = fixed(program, OPS_NN)
+    environment = dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore")
+    runs = (("--outf", "first", "--manualSeed", "1"),
+            ("--outf", "second", "--manualSeed", "2", "--lr", "0",
+             "--netG", "first/netG_epoch_0.ckpt", "--netD", "first/netD_epoch_0.ckpt"))
+    for extra in runs:
+        run = subprocess.run([sys.executable, program.script, *program.arguments, *extra], cwd=directory,
+                             capture_output=True, text=True, timeout=RUN_SECONDS, env=environment)
+        assert run.returncode == 0, "\n".join((run.stdout + run.stderr).splitlines()[-25:])
+    for network in ("netG", "netD"):
+        first = mindspore.load_checkpoint(str(directory / "first" / f"{network}_epoch_0.ckpt"))
+        second = mindspore.load_checkpoint(str(directory / "second" / f"{network}_epoch_0.ckpt"))
+        trained = sorted(name for name in first if "moving_" not in name)  # BatchNorm's running statistics still move
+        assert trained and sorted(name for name in second if "moving_" not in name) == trained
+        for name in trained:
+            assert numpy.array_equal(first[name].asnumpy(), second[name].asnumpy()), f"{network}: {name} was not loaded"

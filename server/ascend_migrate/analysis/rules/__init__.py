@@ -5,7 +5,7 @@ adding a rule is a module and a line here. names (qualified references), methods
 receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
-properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
+properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), cudnn_switches (cuDNN switches set by assignment, MindSpore route), state_dict_load (a model's parameters loaded from a computed path), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
 (Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
 (tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor), dropout2d_input (torch's
 Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.dataset) on a fixed pipeline), tf_custom_loop
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ascend_migrate.analysis.rules import (
     class_name_dispatch,
+    cudnn_switches,
     device_choice,
     dropout2d_input,
     format_spec,
@@ -30,6 +31,7 @@ from ascend_migrate.analysis.rules import (
     patterns,
     pitfalls,
     shapes,
+    state_dict_load,
     strings,
     tf_custom_loop,
     tf_data,
@@ -45,6 +47,8 @@ RULES: tuple[Rule, ...] = (
     training_step.RULE,
     class_name_dispatch.RULE,
     device_choice.RULE,
+    cudnn_switches.RULE,
+    state_dict_load.RULE,
     strings.RULE,
     patterns.RULE,
     shapes.RULE,

@@ -8,6 +8,8 @@ import dataclasses
 from ascend_migrate.analysis.findings import Finding, Fix
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.cudnn_switches import BUILDERS as CUDNN_SWITCH_BUILDERS
+from ascend_migrate.analysis.rules.data_parallel_call import BUILDERS as DATA_PARALLEL_BUILDERS
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
 from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
@@ -36,6 +38,8 @@ VERSION_GAP = dataclasses.replace(
     GENERIC_UNSUPPORTED, category="ms-differs", code="MS102",
     provenance="the knowledge base: the name's entries are for other MindSpore versions",
     note="", suggestion="find its counterpart for this MindSpore version by hand, or set mindspore-version to yours")
+# (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
+_BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 
 
@@ -105,7 +109,7 @@ def with_reason(finding: Finding, reason: NotFixed) -> Finding:
 def _fix_for(context: RuleContext, entry: Entry, span, call: ast.Call | None, root: str | None) -> Fix | NotFixed | None:
     if entry.fix == "none":
         return None
-    builder = BUILDERS.get((context.route, entry.api)) or KERAS_LAYER_BUILDERS.get((context.route, entry.api))
+    builder = _BUILDERS.get((context.route, entry.api))
     if builder is not None:
         built = builder(context, entry, None, call, span, root)
         if built is not NotImplemented:  # NotImplemented: not this entry's shape (another era's target)
