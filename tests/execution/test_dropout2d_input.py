@@ -1,4 +1,4 @@
-"""torch's Dropout2d, fixed for MindSpore (MS216: the input given as (N, C, -1, 1) and reshaped back), zeroes what
+"""torch's Dropout2d (the layer and the function F.dropout2d), fixed for MindSpore (MS216: the input given as (N, C, -1, 1) and reshaped back), zeroes what
 torch's zeroes, in distribution (issue 17, mnist_rnn): a program that calls Dropout2d layers on 2-D, 3-D and 4-D
 input is fixed with `fix --write --unsafe --target mindspore --mindspore-version 2.4` and both versions run (torch
 2.13.0, mindspore 2.10.0 on CPU). Per rank, each prints the share of zeroed (sample, channel) slices, whether every
@@ -22,6 +22,7 @@ import json
 import numpy
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 
 class Net(nn.Module):
@@ -49,8 +50,11 @@ results = {}
 for shape in ((4000, 10), (500, 8, 6), (250, 8, 3, 4)):
     x = torch.ones(shape)
     results[len(shape)] = statistics(net(x), shape)
+    results[f"F{len(shape)}"] = statistics(F.dropout2d(x, 0.3, True), shape)  # the function form
 net.eval()
 results["eval"] = bool((numpy.asarray(net(torch.ones((30, 10)))) == 1).all())
+x = torch.ones((30, 10))
+results["F eval"] = bool((numpy.asarray(F.dropout2d(x, p=0.3, training=False)) == 1).all())
 print(json.dumps(results))
 '''
 
@@ -58,8 +62,9 @@ print(json.dumps(results))
 def test_a_fixed_dropout2d_zeroes_torchs_slices_with_torchs_probability_and_scale(tmp_path):
     original, fixed, text = original_and_fixed(tmp_path, PROGRAM)
     assert "self.dropout(x.reshape(x.shape[:2] + (-1, 1))).reshape(x.shape)" in text and "import torch" not in text, text
+    assert "mindspore.ops.dropout2d(x.reshape(x.shape[:2] + (-1, 1)), 0.3, True).reshape(x.shape)" in text, text
     torch_results, mindspore_results = printed(original), printed(fixed)
-    for rank in ("2", "3", "4"):
+    for rank in ("2", "3", "4", "F2", "F3", "F4"):
         for results in (torch_results, mindspore_results):
             # 40,000, 4,000 and 2,000 slices: the share is within 0.05 of p far beyond six standard deviations
             assert abs(results[rank]["zeroed"] - 0.3) < 0.05, (rank, results)
@@ -68,3 +73,4 @@ def test_a_fixed_dropout2d_zeroes_torchs_slices_with_torchs_probability_and_scal
             # channels drop independently (0.3 ** 8 of the samples lose all): not one draw per sample or per batch
             assert results[rank]["samples"] < 0.01, (rank, results)
     assert torch_results["eval"] and mindspore_results["eval"]  # no dropout outside training
+    assert torch_results["F eval"] and mindspore_results["F eval"]

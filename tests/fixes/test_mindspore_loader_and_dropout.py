@@ -150,6 +150,31 @@ def test_a_dropout2d_call_gets_its_input_as_n_c_minus_one_one_in_both_eras():
         assert [line for line, code in codes(text, version) if code == "MS216"] == [left]
 
 
+FUNCTIONAL_DROPOUT = """
+    import torch.nn.functional as F
+
+
+    def regularise(x, training):
+        kept = F.dropout2d(x, 0.25, training)
+        return kept, F.dropout2d(x * 2, p=0.5), F.dropout(x, 0.5)
+"""
+
+
+def test_the_function_form_of_dropout2d_gets_its_input_as_n_c_minus_one_one():
+    for version, function in ((OPS_NN, "mindspore.ops.dropout2d"), (MINT, "mint.nn.functional.dropout2d")):
+        text = fixed(FUNCTIONAL_DROPOUT, version)
+        assert f"kept = {function}(x.reshape(x.shape[:2] + (-1, 1)), 0.25, training).reshape(x.shape)" in text, text
+        assert f"{function}(x * 2, p=0.5)" in text  # an input that is not a name is not repeated: reported, not fixed
+        lines = text.splitlines()
+        left = next(number for number, text_line in enumerate(lines, 1) if "(x * 2, p=0.5)" in text_line)
+        assert [line for line, code in codes(text, version) if code == "MS216"] == [left]  # F.dropout: any rank
+
+
+def test_max_pool2d_with_both_swapped_parameters_by_position_writes_both_by_keyword():
+    source = POOL.replace("F.max_pool2d(x, 2), ", "F.max_pool2d(x, 2, 2, 0, 1, False, True), ")
+    assert "mindspore.ops.max_pool2d(x, 2, 2, 0, 1, ceil_mode=False, return_indices=True), " in fixed(source)
+
+
 GLOBAL_LOADER = """
     import torch
 

@@ -84,10 +84,14 @@ def rewrite_call(
             value = complement_of(arg.value)
             if is_keyword or number == last_positional:
                 args[number] = _as_keyword(arg, complement[name], value)
+                last_positional -= 0 if is_keyword else 1
             else:
                 args[number] = arg.with_changes(value=value)
         elif name in rename and (is_keyword or number == last_positional):
             args[number] = _as_keyword(arg, rename[name], arg.value)
+            # written by keyword, it no longer fixes a position: the positional before it is now the last
+            # (`max_pool2d(x, 2, 2, 0, 1, False, False)`: both swapped parameters by keyword, never one)
+            last_positional -= 0 if is_keyword else 1
     if isinstance(keep, int):
         removed.update(number for number in range(keep, positional))
     args = _without(args, removed)

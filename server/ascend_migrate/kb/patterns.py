@@ -50,6 +50,7 @@ PATTERN_NAMES = frozenset({
     # analysis/rules/loader_dataset.py and dropout2d_input.py (MindSpore route, issue 17)
     "loader-dataset-size",
     "dropout2d-input",
+    "dropout2d-function-input",
     # analysis/rules/tf_data.py
     "tf-data-from-tensor-slices",
     # analysis/rules/format_spec.py
