@@ -18,6 +18,8 @@
 # most of it mindspore.scipy's compilation (same shared cores).
 # test_loader_dataset_size.py and test_dropout2d_input.py (issue 17, mnist): 37 s each (a fix and two short runs),
 # measured with the shared cores busy; mnist and mnist_rnn now run their epoch to the end in the ops/nn era.
+# Session 7 (dcgan7): test_dcgan_resumes_from_its_own_checkpoints (two dcgan runs, ops/nn era) 71 s,
+# test_max_pool2d_positions.py and test_dropout2d_input.py (now with the function form) together 75 s, busy cores.
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"
