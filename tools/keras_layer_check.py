@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 TOLERANCE = 1e-5
+ATTENTION_CELL = "KerasMultiHeadAttention"  # keras_sequence_layers.ATTENTION_CELL (this module loads without the package)
 # (Keras constructor as the code writes it, input shapes with the batch, "ids" or "float" inputs)
 CASES = (
     ("layers.Embedding(input_dim=50, output_dim=8)", ((3, 6),), "ids"),
@@ -33,6 +34,11 @@ CASES = (
     ("layers.MultiHeadAttention(num_heads=2, key_dim=4)", ((3, 5, 8), (3, 7, 6)), "float"),
     ("layers.MultiHeadAttention(num_heads=2, key_dim=4)", ((3, 5, 8), (3, 7, 6), (3, 7, 6)), "float"),
     ("layers.GlobalAveragePooling1D()", ((3, 5, 8),), "float"),
+    # num_heads * key_dim is not the query's size: the Cell written into the program (fixes/templates/keras_attention.py)
+    ("layers.MultiHeadAttention(num_heads=2, key_dim=8)", ((3, 5, 8), (3, 5, 8)), "float"),
+    ("layers.MultiHeadAttention(num_heads=3, key_dim=4, value_dim=5)", ((3, 5, 8), (3, 7, 6)), "float"),
+    ("layers.MultiHeadAttention(num_heads=2, key_dim=3, use_bias=False)", ((3, 5, 8), (3, 7, 6), (3, 7, 4)), "float"),
+    ("layers.MultiHeadAttention(num_heads=2, key_dim=8, dropout=0.1)", ((3, 5, 8), (3, 5, 8)), "float"),
 )
 # keras.ops calls whose fix renames them: (the call with its inputs named input_0, ...; input shapes; kind). The
 # MindSpore side runs the text the engine's fix writes for the call.
@@ -92,9 +98,26 @@ def _attention_weights(weights: dict, numpy) -> dict:
     return copied
 
 
-def _cell_weights(name: str, weights: dict, numpy) -> dict:
+def _keras_attention_weights(weights: dict) -> dict:
+    """Keras' (in, heads, size) kernels and (heads, size) biases as the Dense layers of the written Cell."""
+    copied = {}
+    for name in ("query", "key", "value"):
+        kernel = weights[f"{name}/kernel"]
+        copied[f"{name}_dense.weight"] = kernel.reshape(kernel.shape[0], -1).T
+        if f"{name}/bias" in weights:
+            copied[f"{name}_dense.bias"] = weights[f"{name}/bias"].reshape(-1)
+    output_kernel = weights["attention_output/kernel"]
+    copied["output_dense.weight"] = output_kernel.reshape(-1, output_kernel.shape[-1]).T
+    if "attention_output/bias" in weights:
+        copied["output_dense.bias"] = weights["attention_output/bias"]
+    return copied
+
+
+def _cell_weights(name: str, cell: str, weights: dict, numpy) -> dict:
     if name == "Embedding":
         return {"embedding_table": weights["embeddings"]}
+    if cell.startswith(ATTENTION_CELL + "("):
+        return _keras_attention_weights(weights)
     if name == "MultiHeadAttention":
         return _attention_weights(weights, numpy)
     return dict(weights)  # LayerNormalization: gamma, beta by the same names
@@ -122,7 +145,7 @@ def run_mindspore(recorded: Path, output: Path) -> None:
     import mindspore
     import numpy
 
-    from ascend_migrate.analysis.rules.keras_sequence_layers import convert
+    from ascend_migrate.analysis.rules.keras_sequence_layers import convert, support_code
 
     arrays = numpy.load(recorded)
     lines = ["# Keras layers and the Cells the model rewrites write for them, run side by side with the Keras weights",
@@ -134,13 +157,16 @@ def run_mindspore(recorded: Path, output: Path) -> None:
         name = ast.unparse(call.func).rsplit(".", 1)[-1]
         converted = convert(name, call, tuple(tuple(shape[1:]) for shape in shapes), False)
         namespace: dict = {"mindspore": mindspore}
+        support = support_code(converted.cell)
+        if support is not None:
+            exec(support, namespace)  # the class text the fix writes into the program
         cell = eval(converted.cell, namespace) if converted.cell else None  # the text the fix writes
         prefix = f"{index}/weight/"
         weights = {key[len(prefix):]: arrays[key] for key in arrays.files if key.startswith(prefix)}
         if cell is not None:
             cell.set_train(False)
             parameters = {parameter.name: parameter for parameter in cell.get_parameters()}
-            for parameter_name, value in _cell_weights(name, weights, numpy).items():
+            for parameter_name, value in _cell_weights(name, converted.cell, weights, numpy).items():
                 parameters[parameter_name].set_data(mindspore.Tensor(value))
         inputs = [mindspore.Tensor(array) for array in _inputs(numpy, index)]
         namespace.update({"cell": cell, **{f"input_{position}": value for position, value in enumerate(inputs)}})

@@ -100,8 +100,15 @@ MODULE_PROGRAM = textwrap.dedent('''
 ''')
 
 
+# num_heads * key_dim (128) is not the width (32): the fix writes Keras' attention as a Cell into the program
+# (fixes/templates/keras_attention.py, checked against Keras by tools/keras_layer_check.py), trained here by fit.
+ATTENTION_CELL_PROGRAM = MODULE_PROGRAM.replace("key_dim=8", "key_dim=32")
+assert ATTENTION_CELL_PROGRAM != MODULE_PROGRAM
+
+
 @pytest.mark.parametrize("era", ["2.4", "2.10"], ids=["ops-nn", "mint"])
-@pytest.mark.parametrize("program", [PROGRAM, MODULE_PROGRAM], ids=["in-a-function", "at-module-level"])
+@pytest.mark.parametrize("program", [PROGRAM, MODULE_PROGRAM, ATTENTION_CELL_PROGRAM],
+                         ids=["in-a-function", "at-module-level", "attention-cell-at-module-level"])
 def test_the_fixed_classifier_trains_and_predicts_on_mindspore(program: str, era: str, tmp_path) -> None:
     script = tmp_path / "classifier.py"
     script.write_text(program, encoding="utf-8")
@@ -114,6 +121,8 @@ def test_the_fixed_classifier_trains_and_predicts_on_mindspore(program: str, era
                          env=dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore"))
     assert run.returncode == 0, "\n".join((run.stdout + run.stderr).splitlines()[-25:])
     assert "trained and predicted (4, 2)" in run.stdout
+    if program is ATTENTION_CELL_PROGRAM:
+        assert "KerasMultiHeadAttention(32, 32, 32, num_heads=4, key_dim=32)" in text
     if "TokenAndPositionEmbedding" in program:
         assert "embedded (4, 16, 32)" in run.stdout
         assert "fed forward (4, 16, 32)" in run.stdout  # the block's Dense/LayerNorm sizes from embed_dim and ff_dim

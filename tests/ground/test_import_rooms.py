@@ -16,7 +16,7 @@ FLOORS = (
     ("ascend_migrate.config",),  # settings: names of the taxonomy, versions of the knowledge base
     # The fix vocabulary the engine builds: the fix families (values and their edits), TextEdit and the text
     # and libcst mechanics they use. The rest of fixes/ (applying a file's fixes) sits above the engine.
-    ("ascend_migrate.fixes.families", "ascend_migrate.fixes.text", "ascend_migrate.fixes.arguments",
+    ("ascend_migrate.fixes.families", "ascend_migrate.fixes.text", "ascend_migrate.fixes.arguments", "ascend_migrate.fixes.templates",
      "ascend_migrate.fixes.node_diff", "ascend_migrate.fixes.errors", "ascend_migrate.fixes.work"),
     ("ascend_migrate.analysis",),
     ("ascend_migrate.fixes",),

@@ -15,6 +15,7 @@ from tools.keras_layer_check import CASES, FUNCTIONS
 
 from ascend_migrate.analysis.rules.keras_sequence_layers import convert
 from ascend_migrate.fixes import fix_all
+from ascend_migrate.fixes.templates import class_source
 
 RECORD = Path(__file__).parents[2] / "mappings" / "verification" / "keras_layers_numeric.yaml"
 
@@ -53,10 +54,42 @@ def test_an_encoder_model_gets_its_cells_with_sizes_and_the_attention_call_order
     ast.parse(fixed)
 
 
-def test_attention_whose_heads_do_not_split_the_query_size_has_no_fix_and_says_why(scan):
-    finding = _model_finding(scan, ENCODER.format(key_dim=32))
+def test_attention_whose_heads_do_not_split_the_query_size_gets_keras_attention_written_into_the_program(scan):
+    source = textwrap.dedent(ENCODER.format(key_dim=32))
+    fixed = fix_all(source, scan(source).findings, unsafe=True).text
+    assert "mindspore.nn.MultiheadAttention" not in fixed
+    assert "self.multi_head_attention = KerasMultiHeadAttention(32, 32, 32, num_heads=4, key_dim=32)" in fixed
+    assert "attention = self.multi_head_attention(x, x)" in fixed  # Keras' order: (query, value)
+    assert fixed.count("class KerasMultiHeadAttention(mindspore.nn.Cell):") == 1
+    assert fixed.index("class KerasMultiHeadAttention") < fixed.index("def build_classifier")  # at module level, before use
+    assert class_source("keras_attention", "KerasMultiHeadAttention") in fixed  # the template module's text, whole
+    ast.parse(fixed)
+
+
+def test_attention_in_a_nested_function_needing_the_written_class_has_no_fix_and_says_why(scan):
+    finding = _model_finding(scan, """
+        import keras
+        from keras import layers
+
+        def outer():
+            def build_classifier():
+                inputs = keras.Input(shape=(16,))
+                x = layers.Embedding(input_dim=1000, output_dim=32)(inputs)
+                x = layers.MultiHeadAttention(num_heads=4, key_dim=32)(x, x)
+                return keras.Model(inputs=inputs, outputs=x)
+            return build_classifier()
+        """)
     assert finding.fix is None
-    assert "line 8, layers.MultiHeadAttention: num_heads * key_dim = 128 is not the query's size 32" in finding.message
+    assert "KerasMultiHeadAttention written at module level" in finding.message
+
+
+def test_attention_with_sizes_the_program_computes_gets_the_written_class(scan):
+    call = ast.parse("layers.MultiHeadAttention(num_heads=heads, key_dim=width // heads, dropout=rate)", mode="eval").body
+    assert isinstance(call, ast.Call)
+    converted = convert("MultiHeadAttention", call, ((16, "width"), (16, "width")), False)
+    # heads * key_dim may equal the width, but the code does not say so: Keras' computation, whatever the numbers
+    assert converted.cell == "KerasMultiHeadAttention(width, width, width, num_heads=heads, key_dim=width // heads, dropout=rate)"
+    assert converted.applied == "{cell}({0}, {1})"
 
 
 def test_a_masking_embedding_has_no_fix_and_says_why(scan):

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Dim, NotConverted, keras_name, keras_roots, literal_shape
-from ascend_migrate.analysis.rules.keras_sequence_layers import ID_LAYERS, convert
+from ascend_migrate.analysis.rules.keras_sequence_layers import ATTENTION_CELL, ID_LAYERS, convert, support_code
 
 FUNCTIONAL = "keras-functional-model"
 SEQUENTIAL = "keras-sequential-model"
@@ -118,6 +118,15 @@ def layers_of(context: RuleContext, steps: list[Step], shape: tuple[Dim, ...], i
     return layers
 
 
+def support_text(context: RuleContext, cells: list[str]) -> str:
+    """The classes these Cell expressions need written into the program (Keras' attention) and the module does not
+    define yet, followed by the blank lines PEP 8 sets after a class; empty when none."""
+    needed = sorted({code for cell in cells if (code := support_code(cell)) is not None})
+    if not needed or context.lookup(ATTENTION_CELL) is not None:
+        return ""
+    return "\n\n\n".join(needed) + "\n\n\n"
+
+
 def report(context: RuleContext, pattern: str, node: ast.AST, edits: list[TextEdit] | None, reason: str | None, roots: tuple[str, ...]) -> None:
     entries = context.view.patterns.get(pattern)
     if not entries:
@@ -209,6 +218,13 @@ def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.Asyn
     made = f"{class_name}()"
     lines.append(f"{indentation}return {made}" if type(last) is ast.Return else f"{indentation}{ast.unparse(last.targets[0])} = {made}")  # type: ignore[attr-defined]
     edits = [_whole_lines(context, body[start], last, "\n".join(lines))]
+    support = support_text(context, [layer.cell for layer in layers])
+    if support:
+        if function.col_offset:
+            raise NotConverted(f"layers.MultiHeadAttention needs the class {ATTENTION_CELL} written at module level, "
+                               "and the model is built in a nested function: write the model as a Cell by hand")
+        line = min([statement_line(context, function), *(statement_line(context, decorator) for decorator in function.decorator_list)])
+        edits.append(TextEdit(line, 1, line, 1, support))
     if function.returns is not None and keras_layer_name(context, function.returns) in ("Model", "Functional", "Sequential"):
         line, column, end_line, end_column = context.factory.span(function.returns)
         edits.append(TextEdit(line, column, end_line, end_column, "mindspore.nn.Cell"))

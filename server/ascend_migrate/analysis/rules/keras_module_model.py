@@ -30,6 +30,7 @@ from ascend_migrate.analysis.rules.keras_model import (
     layers_of,
     report,
     shape_of,
+    support_text,
     takes_ids,
 )
 from ascend_migrate.analysis.symbols import dotted_parts, qualify
@@ -136,7 +137,7 @@ def _edit(context: RuleContext, run: list[ast.stmt], target: ast.Name, model: as
     text = cell_class(name, "", input_name, layers, output_name, images, takes_ids(steps, input_name))
     text += ["", "", f"{target.id} = {name}()"]  # a class among module statements: blank lines as PEP 8 sets them
     _, _, end_line, end_column = context.factory.span(model)
-    return TextEdit(first.lineno, 1, end_line, end_column, "\n".join(text))
+    return TextEdit(first.lineno, 1, end_line, end_column, support_text(context, [layer.cell for layer in layers]) + "\n".join(text))
 
 
 _FLAGS = (

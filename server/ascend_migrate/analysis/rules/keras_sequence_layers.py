@@ -13,6 +13,10 @@ import ast
 
 from ascend_migrate.analysis.rules.keras_layers import NN, Converted, Dim, LayerArguments, NotConverted, text
 from ascend_migrate.analysis.rules.keras_layers import convert as convert_image_layer
+from ascend_migrate.fixes.templates import class_source
+
+# Keras' MultiHeadAttention as a Cell of its own (fixes/templates/keras_attention.py), written into the program.
+ATTENTION_CELL = "KerasMultiHeadAttention"
 
 
 def convert(name: str, call: ast.Call, shapes: tuple[tuple[Dim, ...], ...], images: bool) -> Converted:
@@ -65,22 +69,39 @@ def _multi_head_attention(call: ast.Call, shapes: tuple[tuple[Dim, ...], ...]) -
                                frozenset({"num_heads", "key_dim", "value_dim", "dropout", "use_bias"}))
     if len(shapes) not in (2, 3):
         raise NotConverted("it is not applied to (query, value) or (query, value, key)")
-    heads, key_size = arguments.constant("num_heads", None), arguments.constant("key_dim", None)
-    value_size = arguments.constant("value_dim", None)
-    if type(heads) is not int or type(key_size) is not int:
-        raise NotConverted("num_heads and key_dim are not numbers in the code")
+    if "num_heads" not in arguments.values or "key_dim" not in arguments.values:
+        raise NotConverted("num_heads and key_dim are not both given")
+    values = {name: _literal(node) for name, node in arguments.values.items()}
+    heads, key_size, value_size = values["num_heads"], values["key_dim"], values.get("value_dim")
     query = shapes[0]
     width = query[-1] if query else None
-    if not isinstance(width, int):
-        raise NotConverted("the query's size is not a number the code gives")
-    if heads * key_size != width:
-        raise NotConverted(f"num_heads * key_dim = {heads * key_size} is not the query's size {width}: Keras projects "
-                           "to num_heads * key_dim, nn.MultiheadAttention to its embed_dim (the query's size) split "
-                           "into num_heads heads")
-    if value_size not in (None, key_size):
-        raise NotConverted("value_dim differs from key_dim: nn.MultiheadAttention's heads have one size")
     value = shapes[1]
     key = shapes[2] if len(shapes) == 3 else value
+    if type(heads) is int and type(key_size) is int and isinstance(width, int) and heads * key_size == width and value_size in (None, key_size):
+        return _torch_style_attention(arguments, width, heads, shapes, value, key)
+    # Keras projects to num_heads * key_dim and back to the query's size; nn.MultiheadAttention splits the query's
+    # size into its heads: the Cell written into the program computes Keras' layer (fixes/templates/keras_attention.py).
+    if width is None or not value or not key:
+        raise NotConverted("the sizes of the query, value and key are not all known")
+    if any(len(shape) != 2 for shape in shapes if len(shape) > 1):
+        raise NotConverted("its inputs are not (steps, features) sequences (Keras attends over more axes then)")
+    options = [f"num_heads={arguments.text('num_heads')}", f"key_dim={arguments.text('key_dim')}"]
+    options += [f"{name}={arguments.text(name)}" for name in ("value_dim", "dropout", "use_bias") if name in arguments.values]
+    cell = f"{ATTENTION_CELL}({text(width)}, {text(value[-1])}, {text(key[-1])}, {', '.join(options)})"
+    return Converted(cell, query, "{cell}(" + ", ".join(f"{{{index}}}" for index in range(len(shapes))) + ")")
+
+
+def _literal(node: ast.expr) -> object:
+    """The value of a literal argument, else None (a size the program computes)."""
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return None
+
+
+def _torch_style_attention(arguments: LayerArguments, width: int, heads: int, shapes: tuple[tuple[Dim, ...], ...],
+                           value: tuple[Dim, ...], key: tuple[Dim, ...]) -> Converted:
+    """nn.MultiheadAttention, when num_heads * key_dim is the query's size and value_dim is key_dim."""
     options = [f"dropout={arguments.text('dropout')}"] if "dropout" in arguments.values else []
     options.append(f"has_bias={arguments.text('use_bias', 'True')}")
     if key[-1:] != (width,):
@@ -91,7 +112,12 @@ def _multi_head_attention(call: ast.Call, shapes: tuple[tuple[Dim, ...], ...]) -
     key_input = "{2}" if len(shapes) == 3 else "{1}"
     # Keras calls (query, value, key) and returns the output; nn.MultiheadAttention takes (query, key, value)
     # and returns a tuple (output, weights).
-    return Converted(cell, query, "{cell}({0}, " + key_input + ", {1}, need_weights=False)[0]")
+    return Converted(cell, shapes[0], "{cell}({0}, " + key_input + ", {1}, need_weights=False)[0]")
+
+
+def support_code(cell: str) -> str | None:
+    """The class a Cell expression needs written into the program (Keras' attention), else None."""
+    return class_source("keras_attention", ATTENTION_CELL) if cell.startswith(ATTENTION_CELL + "(") else None
 
 
 def _global_average_pooling_1d(call: ast.Call, shapes: tuple[tuple[Dim, ...], ...]) -> Converted:
