@@ -52,13 +52,7 @@ PROGRAMS = [
     Program("tf_mnist_convnet", "mnist_convnet.py"),
     Program("tf_subclassed_layers", "subclassing.py"),
     Program("tf_numpy_dataset", "numpy_dataset.py"),
-    Program("tf_text_transformer", "text_classification_with_transformer.py", Stop(
-        "import keras",
-        "TransformerBlock's MultiHeadAttention(num_heads=num_heads, key_dim=embed_dim) projects to num_heads * "
-        "embed_dim (64 here), which nn.MultiheadAttention cannot (its heads split the query's size 32), so it has no "
-        "fix (its Sequential, Dense, LayerNormalization and Dropout sub-layers are fixed with sizes from embed_dim "
-        "and ff_dim); the module-level model applies the file's own layer classes, which MS255 does not follow; so "
-        "Keras stays imported")),
+    Program("tf_text_transformer", "text_classification_with_transformer.py"),
     Program("tf_custom_loop", "custom_loop.py"),
     Program("tf_metrics", "custom_loop_metrics.py"),
     Program("tf_quickstart_advanced", "quickstart_advanced.py", Stop(

@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 from ascend_migrate.fixes import fix_all
+from ascend_migrate.fixes.templates import class_source
 
 PROGRAM = Path(__file__).parents[1] / "execution" / "corpus" / "tf_text_transformer" / "text_classification_with_transformer.py"
 
@@ -21,7 +22,7 @@ def _block() -> str:
 
 
 def _sized(findings):
-    return [finding for finding in findings if finding.api.endswith(("Dense", "LayerNormalization"))]
+    return [finding for finding in findings if finding.api.endswith(("Dense", "LayerNormalization", "MultiHeadAttention"))]
 
 
 def test_the_residual_add_gives_the_sub_layers_their_sizes_from_the_constructor(scan):
@@ -32,15 +33,36 @@ def test_the_residual_add_gives_the_sub_layers_their_sizes_from_the_constructor(
     assert "mindspore.nn.Dense(ff_dim, embed_dim, has_bias=True)," in fixed
     assert fixed.count("mindspore.nn.LayerNorm((embed_dim,), epsilon=1e-06)") == 2
     assert fixed.count("mindspore.nn.Dropout(p=rate)") == 2
-    # The attention projects to num_heads * embed_dim, which nn.MultiheadAttention cannot: it stays, with its finding.
-    assert "layers.MultiHeadAttention(num_heads=num_heads, key_dim=embed_dim)" in fixed
+    # The attention projects to num_heads * embed_dim, which nn.MultiheadAttention cannot: Keras' computation is written
+    # into the program once, before the class (fixes/templates/keras_attention.py), with the sizes embed_dim gives.
+    assert "self.att = KerasMultiHeadAttention(embed_dim, embed_dim, embed_dim, num_heads=num_heads, key_dim=embed_dim)" in fixed
+    assert fixed.count(class_source("keras_attention", "KerasMultiHeadAttention")) == 1
+    assert fixed.index("class KerasMultiHeadAttention(") < fixed.index("class TransformerBlock(")
+    assert "keras" not in fixed.replace("Keras", "")
+    ast.parse(fixed)
+
+
+def test_a_module_that_defines_the_attention_class_gets_it_not_twice(scan):
+    source = _block()
+    once = fix_all(source, scan(source).findings, unsafe=True).text
+    again = _block().replace("class TransformerBlock(", class_source("keras_attention", "KerasMultiHeadAttention") + "\n\n\nclass TransformerBlock(")
+    fixed = fix_all(again, scan(again).findings, unsafe=True).text
+    assert fixed.count("class KerasMultiHeadAttention(") == 1 and once.count("class KerasMultiHeadAttention(") == 1
+
+
+def test_two_attention_layers_of_a_class_write_the_attention_class_once(scan):
+    source = _block().replace("        self.ffn = keras.Sequential(", "        self.cross = layers.MultiHeadAttention(num_heads=4, key_dim=8)\n        self.ffn = keras.Sequential(")
+    source = source.replace("attn_output = self.att(inputs, inputs)", "attn_output = self.cross(self.att(inputs, inputs), inputs)")
+    fixed = fix_all(source, scan(source).findings, unsafe=True).text
+    assert fixed.count("class KerasMultiHeadAttention(") == 1
+    assert "self.cross = KerasMultiHeadAttention(embed_dim, embed_dim, embed_dim, num_heads=4, key_dim=8)" in fixed
 
 
 def test_without_the_residual_add_the_input_size_is_not_guessed(scan):
     source = _block().replace("return self.layernorm2(out1 + ffn_output)", "return self.layernorm2(ffn_output)")
     source = source.replace("out1 = self.layernorm1(inputs + attn_output)", "out1 = self.layernorm1(attn_output)")
     findings = scan(source).findings
-    assert len(_sized(findings)) == 4
+    assert len(_sized(findings)) == 5
     assert all(finding.fix is None and "no residual add ties call()'s input" in finding.message and "in_channels" in finding.message
                for finding in _sized(findings))
     (sequential,) = [finding for finding in findings if finding.api.endswith("Sequential")]

@@ -119,13 +119,32 @@ def test_an_optimizer_or_loss_without_a_conversion_keeps_the_finding_with_its_re
     assert "Adagrad" in finding.message and "Adam, SGD" in finding.message
 
 
-def test_a_fit_whose_history_is_used_is_reported_without_a_fix(scan):
-    finding = _finding(scan, """
+def test_a_fit_whose_history_is_kept_records_it_with_a_history_callback_and_validates_on_validation_data(scan):
+    source = """
         import keras
-        history = model.fit(x, y, epochs=2)
-    """, "MS256")
-    assert finding.fix is None
-    assert "History" in finding.message
+
+        def train(model, x, y, x_val, y_val):
+            history = model.fit(x, y, batch_size=16, epochs=2, validation_data=(x_val, y_val))
+            return history
+    """
+    fixed = _fixed(scan, source)
+    assert "\n    history = mindspore.train.History()  # Keras' History" in fixed
+    assert ("\n    model_trainer.fit(2, mindspore.dataset.NumpySlicesDataset((x, y), column_names=[\"data\", \"label\"], shuffle=True)"
+            ".batch(16), valid_dataset=mindspore.dataset.NumpySlicesDataset((x_val, y_val), column_names=[\"data\", \"label\"], "
+            "shuffle=False).batch(16), callbacks=[history])\n") in fixed
+    ast.parse(fixed)
+
+
+def test_a_fit_used_inside_an_expression_or_with_validation_data_it_cannot_read_has_no_fix_and_says_why(scan):
+    cases = {
+        "print(model.fit(x, y, epochs=2).history)": "used inside an expression",
+        "model.fit(x, y, epochs=2, validation_data=validation)": "validation_data is not an (x, y) tuple",
+        "model.fit(x, y, epochs=2, validation_split=0.1, validation_data=(a, b))": "comes with validation_split",
+        "model.fit(dataset, epochs=2, validation_data=(a, b))": "validation_data is not an (x, y) tuple",
+    }
+    for line, reason in cases.items():
+        finding = _finding(scan, f"import keras\n{line}\n", "MS256")
+        assert finding.fix is None and reason in finding.message, (line, finding.message)
 
 
 def test_compile_and_fit_of_other_libraries_are_left_alone(scan):

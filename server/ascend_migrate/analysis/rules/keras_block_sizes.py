@@ -29,13 +29,13 @@ from dataclasses import dataclass
 from ascend_migrate.analysis.emit import Located
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.keras_layers import NN, Dim, LayerArguments, NotConverted
-from ascend_migrate.analysis.rules.keras_sequence_layers import convert
+from ascend_migrate.analysis.rules.keras_sequence_layers import ATTENTION_CELL, convert, support_code
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed
 
 # The size of `call`'s input while it is not known (not a Python expression, so it never reaches a fix).
 _INPUT = "<the input of call()>"
 # Sub-layers whose Cell needs its input's size, and those whose output keeps their input's size.
-_SIZED = frozenset({"Dense", "LayerNormalization"})
+_SIZED = frozenset({"Dense", "LayerNormalization", "MultiHeadAttention"})
 _KEEPS_SIZE = frozenset({"Dropout", "LayerNormalization", "Activation", "ReLU", "Softmax"})
 # Sub-layers whose Cell needs no size: written in a class whose sized sub-layers are, so the class leaves Keras whole.
 _SIZELESS = frozenset({"Dropout"})
@@ -55,20 +55,24 @@ class Planned:
     where: Span
     text: str
     title: str
+    support: tuple[int, str] | None = None  # (line, text): a class the Cell needs, written before the layer class
 
     def fix(self, root: str | None) -> Fix:
-        return Fix(title=self.title, safe=False, edits=(TextEdit(*self.where, self.text),), add_imports=("import mindspore",),
+        support = (TextEdit(self.support[0], 1, self.support[0], 1, self.support[1]),) if self.support else ()
+        return Fix(title=self.title, safe=False, edits=(TextEdit(*self.where, self.text), *support), add_imports=("import mindspore",),
                    remove_imports=(root,) if root else ())
 
 
-def plan(node: ast.ClassDef, keras: Callable[[ast.expr], str | None], span: Callable[[Located], Span]) -> dict[Span, Planned | NotFixed]:
+def plan(node: ast.ClassDef, keras: Callable[[ast.expr], str | None], span: Callable[[Located], Span],
+         defined: Callable[[str], bool] = lambda name: False) -> dict[Span, Planned | NotFixed]:
     """Fixes (or the reason there is none) by the span of each sized sub-layer call in `node`'s `__init__` and of
-    its inner `keras.Sequential(...)`; `keras` gives a callee's Keras name."""
+    its inner `keras.Sequential(...)`; `keras` gives a callee's Keras name, `defined` whether the module defines a
+    name (Keras' attention Cell is written before the class once, unless the module has it)."""
     methods = {statement.name: statement for statement in node.body if isinstance(statement, ast.FunctionDef)}
     initializer, call = methods.get("__init__"), methods.get("call")
     if initializer is None or call is None:
         return {}
-    layers = _sub_layers(initializer, keras)
+    layers = sub_layers(initializer, keras)
     sized = {id(layer): layer for _, built, inner in layers.values() for layer in (*inner, built) if keras(layer.func) in _SIZED}
     if not sized:
         return {}
@@ -92,6 +96,7 @@ def plan(node: ast.ClassDef, keras: Callable[[ast.expr], str | None], span: Call
             continue
         try:
             _plan_layer(planned, built, inner, applied_to, keras, span)
+            _add_support(planned, span(built), node, span, defined)
         except NotConverted as error:
             for layer in (*inner, built):
                 if keras(layer.func) in _SIZED:
@@ -99,12 +104,24 @@ def plan(node: ast.ClassDef, keras: Callable[[ast.expr], str | None], span: Call
     return planned
 
 
+def _add_support(planned: dict, where: Span, node: ast.ClassDef, span: Callable[[Located], Span], defined: Callable[[str], bool]) -> None:
+    """The first planned Cell of the class needing a class of its own (Keras' attention) writes it before the class."""
+    fix = planned.get(where)
+    if not isinstance(fix, Planned):
+        return
+    support = support_code(fix.text)
+    if support is None or defined(ATTENTION_CELL) or any(isinstance(other, Planned) and other.support for other in planned.values()):
+        return
+    line = min([span(node)[0], *(span(decorator)[0] for decorator in node.decorator_list)])
+    planned[where] = Planned(fix.where, fix.text, fix.title, (line, support + "\n\n\n"))
+
+
 def _parameters(initializer: ast.FunctionDef) -> set[str]:
     arguments = initializer.args
     return {argument.arg for argument in (*arguments.args[1:], *arguments.kwonlyargs)}
 
 
-def _sub_layers(initializer: ast.FunctionDef, keras: Callable[[ast.expr], str | None]) -> dict[str, tuple[str, ast.Call, list[ast.Call]]]:
+def sub_layers(initializer: ast.FunctionDef, keras: Callable[[ast.expr], str | None]) -> dict[str, tuple[str, ast.Call, list[ast.Call]]]:
     """`self.NAME = layers.L(...)` / `keras.Sequential([layers.L(...), ...])` statements of `__init__`: NAME →
     (Keras name, the call, the Sequential's layer calls)."""
     found: dict[str, tuple[str, ast.Call, list[ast.Call]]] = {}
@@ -128,13 +145,14 @@ def _sub_layers(initializer: ast.FunctionDef, keras: Callable[[ast.expr], str | 
     return found
 
 
-def _input_size(call: ast.FunctionDef, layers: dict, keras: Callable[[ast.expr], str | None], parameters: set[str]) -> dict[str, Dim]:
-    """The input size of each sub-layer `call` applies (by attribute name), in terms of the constructor's parameters."""
+def _input_size(call: ast.FunctionDef, layers: dict, keras: Callable[[ast.expr], str | None], parameters: set[str]) -> dict[str, tuple[Dim, ...]]:
+    """The input sizes of each sub-layer `call` applies (by attribute name; attention has more than one input), in
+    terms of the constructor's parameters."""
     arguments = call.args
     if len(arguments.args) != 2 or arguments.vararg or arguments.kwarg or arguments.kwonlyargs:
         raise _Untraced("call() does not take exactly one input")
     sizes: dict[str, Dim] = {arguments.args[1].arg: _INPUT}
-    applied: dict[str, Dim] = {}
+    applied: dict[str, tuple[Dim, ...]] = {}
     equal_to: set[Dim] = set()
 
     def size_of(node: ast.expr) -> Dim:
@@ -153,9 +171,9 @@ def _input_size(call: ast.FunctionDef, layers: dict, keras: Callable[[ast.expr],
                 and node.func.value.id == "self" and node.func.attr in layers and not node.keywords and node.args):
             inputs = [size_of(argument) for argument in node.args]
             name, built, inner = layers[node.func.attr]
-            if applied.get(node.func.attr, inputs[0]) != inputs[0]:
+            if applied.get(node.func.attr, tuple(inputs)) != tuple(inputs):
                 raise _Untraced(f"line {node.lineno} applies self.{node.func.attr} to another size")
-            applied[node.func.attr] = inputs[0]
+            applied[node.func.attr] = tuple(inputs)
             return _output_size(name, built, inner, inputs[0], keras)
         raise _Untraced(f"line {node.lineno} is not a sub-layer applied to names or a sum of them")
 
@@ -174,7 +192,7 @@ def _input_size(call: ast.FunctionDef, layers: dict, keras: Callable[[ast.expr],
     (input_size,) = equal_to
     if isinstance(input_size, str) and not {node.id for node in ast.walk(ast.parse(input_size)) if type(node) is ast.Name} <= parameters:
         raise _Untraced(f"the input's size {input_size} is not made of the constructor's parameters")
-    return {name: input_size if size == _INPUT else size for name, size in applied.items()}
+    return {name: tuple(input_size if size == _INPUT else size for size in sizes) for name, sizes in applied.items()}
 
 
 def _output_size(name: str, built: ast.Call, inner: list[ast.Call], size: Dim, keras: Callable[[ast.expr], str | None]) -> Dim:
@@ -192,15 +210,16 @@ def _output_size(name: str, built: ast.Call, inner: list[ast.Call], size: Dim, k
     raise _Untraced(f"line {built.lineno}: layers.{name} is not one whose output size this trace knows")
 
 
-def _plan_layer(planned: dict, built: ast.Call, inner: list[ast.Call], size: Dim, keras, span) -> None:
-    """Each sized layer of one sub-layer (itself, or the layers of its Sequential) written with its input size."""
-    if size == _INPUT:
+def _plan_layer(planned: dict, built: ast.Call, inner: list[ast.Call], sizes: tuple[Dim, ...], keras, span) -> None:
+    """Each sized layer of one sub-layer (itself, or the layers of its Sequential) written with its input sizes."""
+    if _INPUT in sizes:
         raise NotConverted("the size of call()'s input is not known here")
+    size = sizes[0]
     fixes: list[tuple[ast.Call, str]] = []
     for layer in inner or [built]:
         name = keras(layer.func) or ""
         if name in _SIZED:
-            converted = convert(name, layer, ((size,),), False)
+            converted = convert(name, layer, tuple((each,) for each in sizes) if name == "MultiHeadAttention" else ((size,),), False)
             fixes.append((layer, converted.cell))
         size = _output_size(name, layer, [], size, keras)
     for layer, cell in fixes:

@@ -62,5 +62,6 @@ BUILDERS = {
     (ROUTE_MINDSPORE, "tensorflow.keras.layers.Embedding"): _sizeless_layer,
     (ROUTE_MINDSPORE, "tensorflow.keras.ops.convert_to_tensor"): _value_to_tensor,
     # Sub-layers of a Keras layer class whose sizes its constructor's parameters give (keras_block_sizes.plan).
-    **{(ROUTE_MINDSPORE, f"tensorflow.keras.{name}"): planned_fix for name in ("layers.Dense", "layers.LayerNormalization", "layers.Dropout", "Sequential")},
+    **{(ROUTE_MINDSPORE, f"tensorflow.keras.{name}"): planned_fix for name in ("layers.Dense", "layers.LayerNormalization", "layers.Dropout", "Sequential",
+                                                                             "layers.MultiHeadAttention")},
 }

@@ -50,7 +50,8 @@ def on_class(context: RuleContext, node: ast.ClassDef) -> None:
     if len(bases) != 1:
         return
     base = bases[0]
-    context.planned.update(plan_sub_layers(node, lambda callee: _keras(context, callee), context.factory.span))
+    context.planned.update(plan_sub_layers(node, lambda callee: _keras(context, callee), context.factory.span,
+                                           lambda name: context.lookup(name) is not None))
     index = _base_finding(context, base)
     if index is None:
         return

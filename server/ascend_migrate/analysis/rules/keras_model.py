@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, Example, Matcher, Rule, RuleContext
-from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Dim, NotConverted, keras_name, keras_roots, literal_shape
+from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Converted, Dim, NotConverted, keras_name, keras_roots, literal_shape
 from ascend_migrate.analysis.rules.keras_sequence_layers import ATTENTION_CELL, ID_LAYERS, convert, support_code
 
 FUNCTIONAL = "keras-functional-model"
@@ -97,9 +97,11 @@ def cell_class(name: str, indentation: str, input_name: str, layers: list[_Layer
 
 
 def layers_of(context: RuleContext, steps: list[Step], shape: tuple[Dim, ...], images: bool,
-              line_of: Callable[[ast.AST], int] | None = None) -> list[_Layer]:
+              line_of: Callable[[ast.AST], int] | None = None, converter: Callable[..., Converted] = convert,
+              own: frozenset[str] = frozenset()) -> list[_Layer]:
     """Each step as a Cell attribute (or a function) and its construct line. `line_of`: a node's line in the
-    file, for nodes not of the walked chunk (keras_module_model)."""
+    file, for nodes not of the walked chunk (keras_module_model); `converter`: the Cell of a step, and `own` the
+    names of the file's layer classes it converts too (keras_module_model)."""
     line_of = line_of or (lambda node: statement_line(context, node))
     shapes = {steps[0][3][0]: shape} if steps else {}
     used: set[str] = set()
@@ -109,9 +111,10 @@ def layers_of(context: RuleContext, steps: list[Step], shape: tuple[Dim, ...], i
         if unknown:
             raise NotConverted(f"line {line_of(call)}: `{unknown[0]}` is not an output of the layers before")
         try:
-            converted = convert(name, call, tuple(shapes[source] for source in sources), images)
+            converted = converter(name, call, tuple(shapes[source] for source in sources), images)
         except NotConverted as error:
-            raise NotConverted(f"line {line_of(call)}, layers.{name}: {error}") from None
+            label = name if name in own else f"layers.{name}"
+            raise NotConverted(f"line {line_of(call)}, {label}: {error}") from None
         shapes[target] = converted.shape
         attribute = _attribute(name, used) if converted.cell else ""
         layers.append(_Layer(attribute, converted.cell, target, converted.applied.format(*sources, cell=f"self.{attribute}")))
@@ -231,10 +234,10 @@ def _functional_edits(context: RuleContext, function: ast.FunctionDef | ast.Asyn
     return edits
 
 
-def takes_ids(steps: list[Step], input_name: str) -> bool:
-    """Whether the model's input feeds only layers of token ids (Embedding)."""
+def takes_ids(steps: list[Step], input_name: str, id_layers: frozenset[str] = ID_LAYERS) -> bool:
+    """Whether the model's input feeds only layers of token ids (Embedding, or `id_layers` given)."""
     readers = [name for name, _, _, sources in steps if input_name in sources]
-    return bool(readers) and all(name in ID_LAYERS for name in readers)
+    return bool(readers) and all(name in id_layers for name in readers)
 
 
 def layer_step(context: RuleContext, statement: ast.stmt, name_of: Callable[[ast.expr], str | None] | None = None) -> Step | None:

@@ -221,7 +221,7 @@ def on_fit(context: RuleContext, node: ast.Call) -> None:
     if type(func) is not ast.Attribute or type(func.value) is not ast.Name or not _imports_keras(context):
         return
     model = func.value.id
-    statement = _statement_call(context, node) is not None
+    statement, target = _statement_target(context, node)
     try:
         arguments = _arguments(node, ("x", "y", "batch_size", "epochs"))
     except _Refused:
@@ -231,17 +231,53 @@ def on_fit(context: RuleContext, node: ast.Call) -> None:
     edit: TextEdit | None = None
     reason: str | None = None
     try:
-        unknown = sorted(set(arguments) - {"x", "y", "batch_size", "epochs", "verbose", "validation_split", "shuffle"})
+        unknown = sorted(set(arguments) - {"x", "y", "batch_size", "epochs", "verbose", "validation_split", "shuffle", "validation_data"})
         if unknown:
             raise _Refused(f"fit argument {', '.join(unknown)} has no counterpart this fix writes")
         if not statement:
-            raise _Refused("fit's result (Keras' History) has no counterpart: mindspore.train callbacks such as "
-                           "LossMonitor report the losses")
+            raise _Refused("fit's result (Keras' History) is used inside an expression: mindspore.train.History() "
+                           "passed as a callback records the losses")
         epochs = ast.unparse(arguments["epochs"]) if "epochs" in arguments else "1"
-        edit = _replace(context, node, f"{model}{TRAINER_SUFFIX}.fit({epochs}, {_fit_dataset(arguments)})")
+        options = _validation(arguments) + ([f"callbacks=[{target}]"] if target else [])
+        fitted = f"{model}{TRAINER_SUFFIX}.fit({', '.join([epochs, _fit_dataset(arguments), *options])})"
+        if target is None:
+            edit = _replace(context, node, fitted)
+        else:
+            # Keras' fit returns its History; mindspore.train.History is the callback recording the same per epoch.
+            line_number, _, end_line, end_column = context.factory.span(node)
+            line = context.factory.lines.text(line_number)
+            indentation = line[: len(line) - len(line.lstrip())]
+            edit = TextEdit(line_number, 1, end_line, end_column, f"{indentation}{target} = mindspore.train.History()  # "
+                            "Keras' History: .history['net_output'] is the loss, validation metrics by their names "
+                            f"(Keras: 'val_...')\n{indentation}{fitted}")
     except _Refused as error:
         reason = str(error)
     _report(context, FIT, node, edit, reason, "Train with mindspore.train.Model.fit(epochs, dataset)")
+
+
+def _statement_target(context: RuleContext, node: ast.Call) -> tuple[bool, str | None]:
+    """Whether the call is a statement of its own or `name = call`, and that name."""
+    lines = context.factory.lines
+    first, column, last, end_column = context.factory.span(node)
+    before = lines.text(first)[: column - 1].strip()
+    after = lines.text(last)[end_column - 1:].split("#")[0].strip()
+    target = before[:-1].strip() if before.endswith("=") and not before.endswith(("==", "!=", "<=", ">=")) else None
+    if after or (before and (target is None or not target.isidentifier())):
+        return False, None
+    return True, target
+
+
+def _validation(arguments: dict[str, ast.expr]) -> list[str]:
+    """fit's `valid_dataset` for Keras' `validation_data=(x, y)` (evaluated after each epoch, in batches of
+    batch_size, as Keras does)."""
+    data = arguments.get("validation_data")
+    if data is None:
+        return []
+    if not isinstance(data, ast.Tuple) or len(data.elts) != 2 or "validation_split" in arguments or "y" not in arguments:
+        raise _Refused("validation_data is not an (x, y) tuple of arrays written at the call (or comes with validation_split)")
+    batch = ast.unparse(arguments["batch_size"]) if "batch_size" in arguments else "32"
+    x, y = (ast.unparse(element) for element in data.elts)
+    return [f'valid_dataset=mindspore.dataset.NumpySlicesDataset(({x}, {y}), column_names=["data", "label"], shuffle=False).batch({batch})']
 
 
 def _fit_dataset(arguments: dict[str, ast.expr]) -> str:
@@ -268,13 +304,9 @@ def on_evaluate(context: RuleContext, node: ast.Call) -> None:
     if type(func) is not ast.Attribute or type(func.value) is not ast.Name or not _imports_keras(context):
         return
     model = func.value.id
-    lines = context.factory.lines
-    first, column, last, end_column = context.factory.span(node)
-    line = lines.text(first)
-    statement = line[: column - 1].strip()
-    after = lines.text(last)[end_column - 1:].split("#")[0].strip()
-    target = statement[:-1].strip() if statement.endswith("=") and not statement.endswith(("==", "!=", "<=", ">=")) else None
-    if after or (statement and (target is None or not target.isidentifier())):
+    line = context.factory.lines.text(context.factory.span(node)[0])
+    statement, target = _statement_target(context, node)
+    if not statement:
         return  # not a statement of its own, nor `name = model.evaluate(...)`
     try:
         arguments = _arguments(node, ("x", "y", "batch_size"))
