@@ -1,8 +1,9 @@
 """Runs each Keras layer the model rewrites convert and the MindSpore Cell they write for it side by side.
 
-The Cell is the one the fix writes (`analysis/rules/keras_sequence_layers.convert` on the same constructor source),
-its weights are the Keras layer's, copied over (Keras' (in, heads, size) kernels reshaped and transposed into
-MindSpore's (out, in)); both get the same input and the outputs are compared (inference mode). TensorFlow and
+The Cell is the one the fix writes (`analysis/rules/keras_sequence_layers.convert` on the same constructor source;
+a Cell class the fix writes into the program, Keras' attention, is executed from the text it writes), its weights
+are the Keras layer's, copied over (Keras' (in, heads, size) kernels reshaped and transposed into MindSpore's
+(out, in)); both get the same input and the outputs are compared (inference mode). TensorFlow and
 MindSpore need different numpy releases, so each side runs in its own venv:
 
     /tmp/ascend-migrate-tensorflow/venv/bin/python -m tools.keras_layer_check keras --output /tmp/keras_layers.npz
