@@ -59,7 +59,7 @@ def test_a_class_of_the_file_that_is_not_a_keras_layer_is_named_as_what_the_rewr
         "maxlen = 16", "class Block:\n    pass\n\nmaxlen = 16")
     (model,) = _model_findings(scan(source))
     assert model.fix is None
-    assert "`Block` is a class of this file that is not a Keras Layer subclass" in model.message
+    assert "`Block` is a class of this file this rewrite does not follow (not a direct keras.layers.Layer subclass" in model.message
 
 
 # keras-io's Transformer classifier (tests/execution/corpus/tf_text_transformer), its own layer classes applied in

@@ -70,8 +70,8 @@ def _not_a_step(context: RuleContext, statement: ast.stmt) -> str:
         called = called.func  # `x = Block(32)(x)`: built and applied at once
     binding = context.lookup(called.id) if type(called) is ast.Name else None
     if binding is not None and binding[0] == "class":
-        return (f"line {statement.lineno}: `{called.id}` is a class of this file that is not a Keras Layer subclass "  # type: ignore[union-attr]
-                "defined above the model: write the model as a Cell that calls it in construct")
+        return (f"line {statement.lineno}: `{called.id}` is a class of this file this rewrite does not follow (not a "  # type: ignore[union-attr]
+                "direct keras.layers.Layer subclass defined above the model): write the model as a Cell that calls it in construct")
     return f"line {statement.lineno} is not `variable = layers.Layer(...)(variable)`: write the model as a Cell by hand"
 
 

@@ -75,8 +75,8 @@ def convert_own_layer(node: ast.ClassDef, construction: ast.Call, shape: tuple[D
     for tie in ties:
         tied = _in_module_terms(tie, arguments, node.name)
         if str(tied) != str(shape[-1]):
-            raise NotConverted(f"{node.name}'s call() adds its input (size {shape[-1]}) to a value of size {tied}: "
-                               "the sizes differ in the code")
+            raise NotConverted(f"{node.name}'s call() adds its input (size {shape[-1]}) to a value of size {tied}, "
+                               "which the code does not write as the same size: write them alike or the model by hand")
     output = (*shape[:-1], size) if result.extra == 0 else (*shape, size)
     return Converted(ast.unparse(construction), output), bool(fed) and all(kind == "Embedding" for kind in fed)
 
@@ -89,7 +89,7 @@ def _bound_arguments(name: str, initializer: ast.FunctionDef, construction: ast.
         raise NotConverted(f"{name}'s constructor takes or is given * or ** arguments: its sizes are not followed")
     parameters = [argument.arg for argument in signature.args[1:]]
     defaults = dict(zip(parameters[len(parameters) - len(signature.defaults):], signature.defaults, strict=True))
-    defaults.update({argument.arg: default for argument, default in zip(signature.kwonlyargs, signature.kw_defaults, strict=True) if default})
+    defaults.update({argument.arg: default for argument, default in zip(signature.kwonlyargs, signature.kw_defaults, strict=True) if default is not None})
     if len(construction.args) > len(parameters):
         raise NotConverted(f"{name}(...) is given more arguments than its constructor takes")
     bound = {**defaults, **dict(zip(parameters, construction.args, strict=False))}
