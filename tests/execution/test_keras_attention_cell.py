@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import inspect
 
-import numpy
 import pytest
 
 mindspore = pytest.importorskip("mindspore")
+import numpy  # noqa: E402  (mindspore's dependency: absent where mindspore is)
 
 from ascend_migrate.fixes.templates import class_source  # noqa: E402
 from ascend_migrate.fixes.templates.keras_attention import KerasMultiHeadAttention  # noqa: E402
