@@ -10,9 +10,11 @@ import ast
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 from tools.keras_layer_check import CASES, FUNCTIONS
 
+from ascend_migrate.analysis.rules.keras_layers import NotConverted
 from ascend_migrate.analysis.rules.keras_sequence_layers import convert
 from ascend_migrate.fixes import fix_all
 from ascend_migrate.fixes.templates import class_source
@@ -154,3 +156,16 @@ def test_sub_layers_and_keras_ops_are_fixed_where_their_sizes_are_in_the_code_an
     assert masked.fix is None and "mask_zero=True" in masked.message
     converted = next(finding for finding in findings if finding.line == 15 and finding.api.endswith("convert_to_tensor"))
     assert converted.fix is None and "dtype string" in converted.message
+
+
+def test_attention_the_written_class_does_not_compute_keeps_its_reason():
+    call = ast.parse("layers.MultiHeadAttention(num_heads=2, key_dim=8)", mode="eval").body
+    assert isinstance(call, ast.Call)
+    with pytest.raises(NotConverted, match="not \\(steps, features\\) sequences"):
+        convert("MultiHeadAttention", call, ((4, 5, 8), (4, 5, 8)), False)  # Keras attends over two axes then
+    with pytest.raises(NotConverted, match="sizes of the query, value and key are not all known"):
+        convert("MultiHeadAttention", call, ((5, 8), ()), False)
+    masked = ast.parse("layers.MultiHeadAttention(num_heads=2, key_dim=8, attention_axes=(1,))", mode="eval").body
+    assert isinstance(masked, ast.Call)
+    with pytest.raises(NotConverted, match="attention_axes has no counterpart"):
+        convert("MultiHeadAttention", masked, ((5, 8), (5, 8)), False)
