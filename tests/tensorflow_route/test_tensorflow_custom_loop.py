@@ -124,11 +124,11 @@ def test_an_optimizer_without_one_model_in_scope_keeps_the_official_finding(scan
     assert [finding.code for finding in findings] == ["MS102"] and findings[0].fix is None
 
 
-def test_a_cross_entropy_loss_object_is_not_rewritten(scan):
-    # MindSpore's order is (logits, labels): a non-symmetric loss would be called the wrong way round.
+def test_a_cross_entropy_loss_object_on_probabilities_is_not_rewritten(scan):
+    # No MindSpore Cell takes probabilities (from logits: tests/tensorflow_route/test_tensorflow_quickstart_fixes.py).
     findings = scan("""
         from tensorflow import keras
-        loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        loss_fn = keras.losses.SparseCategoricalCrossentropy()
     """).findings
     assert [finding.code for finding in findings] == ["MS102"] and findings[0].fix is None
 

@@ -187,6 +187,30 @@ KERAS_METRIC_PREFIX = "tensorflow.keras.metrics."
 KERAS_METRICS = frozenset({"Mean", "SparseCategoricalAccuracy", "CategoricalAccuracy"})
 _MINDSPORE_METRICS = frozenset({"mindspore.train.Loss", "mindspore.train.Accuracy", "mindspore.train.MAE", "mindspore.train.MSE"})
 _KERAS_METRIC_MODULES = (KERAS_METRIC_PREFIX, "keras.metrics.", "tf_keras.metrics.", "tensorflow.metrics.")
+# A Keras cross-entropy built with from_logits=True: the walker types its objects so that their calls are found in any
+# function (analysis/rules/tf_loss_order.py swaps their arguments: MindSpore's loss Cells take (logits, labels)).
+KERAS_LOGITS_LOSS_SUFFIX = "(from_logits=True)"
+KERAS_LOGITS_LOSSES = frozenset({"SparseCategoricalCrossentropy", "CategoricalCrossentropy"})
+KERAS_LOSS_REDUCTIONS = {"sum_over_batch_size": "mean", "sum": "sum", "none": "none"}  # Keras' → MindSpore's
+_KERAS_LOGITS_LOSS_KEYWORDS = frozenset({"from_logits", "reduction", "name"})
+_KERAS_LOSS_MODULES = ("tensorflow.keras.losses.", "keras.losses.", "tf_keras.losses.", "tensorflow.losses.")
+
+
+def keras_logits_loss_type(qualified: str, call: ast.Call) -> str | None:
+    """`tensorflow.keras.losses.NAME(from_logits=True)` for such a call written with that literal keyword (and at most
+    a literal reduction and a name), else None."""
+    last = qualified.rsplit(".", 1)[-1]
+    if last not in KERAS_LOGITS_LOSSES or not qualified.startswith(_KERAS_LOSS_MODULES):
+        return None
+    given = {keyword.arg: keyword.value for keyword in call.keywords}
+    from_logits, reduction = given.get("from_logits"), given.get("reduction", ast.Constant("sum_over_batch_size"))
+    if not (type(from_logits) is ast.Constant and from_logits.value is True) or call.args or not set(given) <= _KERAS_LOGITS_LOSS_KEYWORDS:
+        return None
+    if not (type(reduction) is ast.Constant and reduction.value in KERAS_LOSS_REDUCTIONS):
+        return None  # only an object the rule rewrites is typed: a call swapped on another would be swapped back
+    return f"tensorflow.keras.losses.{last}{KERAS_LOGITS_LOSS_SUFFIX}"
+
+
 KERAS_LAYER = "tensorflow.keras.Layer"  # as the tables spell Keras' layer base (keras.layers.Layer is an alias)
 KERAS_VARIABLE = "tensorflow.Variable"  # what a Keras layer's add_weight returns
 _KERAS_ROOTS = ("tensorflow.keras.", "tensorflow.compat.v1.keras.", "tf_keras.", "keras.")

@@ -53,6 +53,7 @@ from ascend_migrate.analysis.symbols import (
     element,
     import_bindings,
     is_tensor_function,
+    keras_logits_loss_type,
     qualify,
 )
 
@@ -382,7 +383,7 @@ class Walker:
         if qualified is not None:
             if is_tensor_function(qualified):
                 return TENSOR
-            constructed = constructed_type(qualified)
+            constructed = constructed_type(qualified) or keras_logits_loss_type(qualified, node)
             if constructed is None and qualified[:1] != "." and not qualified.startswith(_LIBRARY_ROOTS):
                 constructed = self.project_type(qualified)
             return constructed

@@ -60,4 +60,9 @@ PATTERN_NAMES = frozenset({
     "keras-loss-object",
     "keras-training-argument",
     "keras-metric",  # analysis/rules/tf_metrics.py
+    # analysis/rules/tf_module_names.py and tf_loss_order.py
+    "tf-version",
+    "tf-newaxis",
+    "keras-logits-loss",
+    "keras-input-size",  # analysis/rules/keras_data_sizes.py
 })

@@ -5,11 +5,13 @@ adding a rule is a module and a line here. names (qualified references), methods
 receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
-properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), cudnn_switches (cuDNN switches set by assignment, MindSpore route), state_dict_load (a model's parameters loaded from a computed path), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_model
+properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), cudnn_switches (cuDNN switches set by assignment, MindSpore route), state_dict_load (a model's parameters loaded from a computed path), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_data_sizes (a
+Keras model class's sizes from its input's shape), keras_model
 (Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
 (tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor), dropout2d_input (torch's
 Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.dataset) on a fixed pipeline), tf_custom_loop
-(GradientTape, tf.function and a custom loop's optimizer), tf_metrics (Keras metrics as mindspore.train metrics).
+(GradientTape, tf.function and a custom loop's optimizer), tf_metrics (Keras metrics as mindspore.train metrics), tf_module_names
+(tf.__version__, tf.newaxis), tf_loss_order (a Keras cross-entropy on logits and its calls' argument order).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ascend_migrate.analysis.rules import (
     dropout2d_input,
     format_spec,
     imports,
+    keras_data_sizes,
     keras_layer_class,
     keras_model,
     keras_module_model,
@@ -35,7 +38,9 @@ from ascend_migrate.analysis.rules import (
     strings,
     tf_custom_loop,
     tf_data,
+    tf_loss_order,
     tf_metrics,
+    tf_module_names,
     training_step,
 )
 from ascend_migrate.analysis.rules.api import Matcher, Rule
@@ -54,6 +59,7 @@ RULES: tuple[Rule, ...] = (
     shapes.RULE,
     pitfalls.RULE,
     keras_layer_class.RULE,
+    keras_data_sizes.RULE,
     keras_model.RULE,
     keras_module_model.RULE,
     keras_training.RULE,
@@ -63,6 +69,8 @@ RULES: tuple[Rule, ...] = (
     loader_dataset.RULE,
     tf_custom_loop.RULE,
     tf_metrics.RULE,
+    tf_module_names.RULE,
+    tf_loss_order.RULE,
 )
 
 

@@ -34,6 +34,7 @@ from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, FUNCTION_DEFINITION, LOOP, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import keras_roots
 from ascend_migrate.analysis.rules.keras_training import optimizer_cell
+from ascend_migrate.analysis.rules.tf_loss_order import swapped_call
 from ascend_migrate.analysis.rules.tf_metrics import callee_name as _callee
 from ascend_migrate.analysis.rules.training_step import read_and_assigned, why_not_movable
 from ascend_migrate.analysis.symbols import KERAS_LAYER
@@ -183,7 +184,7 @@ def _tape_fix(context: RuleContext, body: list[ast.stmt], position: int, call: a
         function += "_"
     _, _, last_line, last_column = factory.span(gradient)
     replacements = tuple((_one_line_text(context, inner), text) for inner in ast.walk(block)
-                         if type(inner) is ast.Call and (text := _with_mode(context, inner)) is not None)
+                         if type(inner) is ast.Call and (text := _with_mode(context, inner) or swapped_call(context, inner)) is not None)
     rewrite = TrainingStep((header_line, 1, last_line, last_column), loss.id, optimizer, function, inputs=inputs,
                            outputs=tuple(name for name in assigned if name != loss.id), tape=tape, gradients=grads,
                            replacements=tuple((old, new) for old, new in replacements if old))
