@@ -92,13 +92,13 @@ def test_tensorflow_clip_by_value_differs_by_tensorflow_version(knowledge_base) 
 def test_tensorflow_rows_all_arrive(knowledge_base) -> None:
     entries = table(knowledge_base, "tensorflow_mindspore")
     # 205 rows: tf.reshape's two rows of the 1.15 block share one entry that names both targets, and tf.nn.relu and
-    # tf.nn.softmax have a second entry from MindSpore 2.7, whose nn.ReLU/nn.Softmax call their input `input`; 206
-    # entries, of which the names the hand-written TensorFlow tables answer (33 entries: names whose target is a class
+    # tf.nn.softmax have a second entry from MindSpore 2.7, whose nn.ReLU/nn.Softmax call their input `input`, and tf.eye
+    # one from 2.10, whose ops.eye calls its dtype `dtype`, not `t`; 207 entries, of which the names the hand-written TensorFlow tables answer (33 entries: names whose target is a class
     # used as a function, tf.one_hot, tf.keras.Model, tf.expand_dims whose row names TF1's parameter x, the Keras
     # Embedding and LayerNormalization layers) are left to them.
     curated = {entry.api for entry in table(knowledge_base, "tensorflow_mindspore_curated")}
     curated |= {entry.api for entry in table(knowledge_base, "tensorflow_structure")}
-    assert len(entries) == 172
+    assert len(entries) == 173
     assert not {entry.api for entry in entries} & curated
     (reshape,) = [entry for entry in table(knowledge_base, "tensorflow_mindspore_curated") if entry.api == "tensorflow.reshape"]
     assert reshape.target == "mindspore.ops.reshape"

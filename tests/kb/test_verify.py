@@ -138,6 +138,29 @@ def test_parameter_names_of_differences_are_checked_against_the_installed_signat
     assert report.problems == []
 
 
+def test_parameter_names_of_type_rows_are_checked_too(tmp_path):
+    # a `type` row names a keyword a call passes (MS102 names it): ger's vec2 was written `other`, which no MindSpore has
+    directory = tmp_path / "mappings"
+    directory.mkdir()
+    (directory / "types.yaml").write_text(
+        "provenance: written for these tests\n"
+        "entries:\n"
+        "  - api: shutil.copyfile\n"
+        "    category: ms-differs\n"
+        "    target: shutil.copy\n"
+        "    parameters:\n"
+        "      - {source: dst, target: dst, change: type}\n"
+        "      - {source: follow_symlinks, target: symlinks, change: type}\n",
+        encoding="utf-8",
+    )
+    report = verify_names(KnowledgeBase.from_directory(directory), Resolvers())
+    assert report.parameters_checked == 4
+    assert report.warning_lines() == [
+        f"{directory / 'types.yaml'}:3: target parameter symlinks (entry shutil.copyfile) is not in the signature: "
+        "shutil.copy takes dst, follow_symlinks, src (type)"
+    ]
+
+
 WHEEL_FILES = {
     "torch_npu/__init__.py": "from torch_npu import npu\n__all__ = ['npu_format_cast']\n\ndef npu_format_cast(x, f):\n    return x\n",
     "torch_npu/npu/__init__.py": "from .utils import *\nfrom . import amp\n\ndef synchronize(device=None):\n    torch_npu._C._npu_synchronize()\n",

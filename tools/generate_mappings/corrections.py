@@ -1056,3 +1056,42 @@ NO_RENAME = {
         "correction: no rename can serve this call: torch clips the parameters' .grad in place; in MindSpore clip the grads value_and_grad returns, "
         "grads = mindspore.ops.clip_by_global_norm(grads, max_norm) (the training-step fix writes it)"),
 }
+
+# wt-transforms (issue 16): `kb verify` now checks the names of `type` rows too (kb/verify.py), and found three rows
+# naming parameters no MindSpore signature has. ger: mindspore.ops.ger(input, vec2) and Tensor.ger(self, vec2) in
+# 2.10.0 (ger(a, vec2=b) runs, other= raises TypeError); MindSpore's own API docs
+# (mindspore-ai/mindspore docs/api/api_python/ops/mindspore.ops.func_ger.rst) name them x1, x2 in older releases and
+# input, vec2 in newer ones, never other, so the rows are corrected in every range. The method's input row is the
+# receiver, not a keyword. tensorflow.eye: ops.eye(n, m=None, dtype=None) in 2.10.0 (t= raises TypeError); the same
+# docs file names the dtype t in older releases (the r1.9 docs it links), so the doc's row stands before 2.10.
+_GER_VEC2 = ParameterFix("vec2", "other", _row("vec2", "vec2", "type", source_default="(required)",
+                                               target_default="(required)"),
+                         "PyTorch supports all data types of uint, int and float, and MindSpore only supports "
+                         "float16/32/64; both call the second vector vec2")
+_GER_CHECKED = ("signature read in mindspore 2.10.0 ({signature}); run on the CPU: {call}(vec2=b) works, other= raises "
+                "TypeError; older MindSpore releases' docs (func_ger.rst) name the parameters x1, x2, never other")
+PARAMETER_CORRECTIONS[("torch.ger", "r2.4.10")] = (ParameterCorrection(
+    fixes=(_GER_VEC2,),
+    note="correction: mindspore.ops.ger(input, vec2) calls the second vector vec2, as torch does, not other",
+    checked=_GER_CHECKED.format(signature="ops.ger(input, vec2)", call="ops.ger(a, ...)"),
+),)
+PARAMETER_CORRECTIONS[("torch.Tensor.ger", "r2.4.10")] = (ParameterCorrection(
+    fixes=(ParameterFix("input", "input", None, "the doc's row input -> input is the function's (torch.Tensor.ger "
+                                                "shares its diff page): for the method the tensor is the receiver"),
+           _GER_VEC2),
+    note="correction: mindspore.Tensor.ger(self, vec2) calls the second vector vec2, as torch does, not other",
+    checked=_GER_CHECKED.format(signature="Tensor.ger(self, vec2)", call="a.ger"),
+),)
+TENSORFLOW_PARAMETER_CORRECTIONS["tensorflow.eye"] = ParameterCorrection(
+    fixes=(ParameterFix("num_columns", "m", _row("num_columns", "m", "renamed", source_default="None",
+                                                 target_default="None"),
+                        "both default to a square matrix (ops.eye(2) is 2 x 2)"),
+           ParameterFix("dtype", "t", _row("dtype", "dtype", "type", source_default="tf.dtypes.float32",
+                                           target_default="None"),
+                        "a TensorFlow dtype against a MindSpore one; None means mindspore.float32")),
+    note="correction: from MindSpore 2.10 (the first release checked) ops.eye(n, m=None, dtype=None) calls the dtype "
+         "dtype, not t, and m is optional",
+    checked="signature read in mindspore 2.10.0: ops.eye(n, m=None, dtype=None); run on the CPU: ops.eye(2, 3, "
+            "dtype=mindspore.int32) and ops.eye(2) work, t= raises TypeError",
+    since="2.10",
+)

@@ -491,7 +491,8 @@ def verify_names(knowledge_base, resolvers: Resolvers) -> VerifyReport:
     return report
 
 
-_CHECKED_CHANGES = ("renamed", "default", "removed", "added", "same")
+# `type` rows too: the enum-typed transform parameters and ger's vec2 name a keyword a call passes (MS102 names it).
+_CHECKED_CHANGES = ("renamed", "default", "removed", "added", "same", "type")
 # The packages CI installs (torch_npu as its wheel): a name left unchecked for their absence is "not verified", and
 # `kb verify` fails unless --allow-missing. TensorFlow and third-party libraries are skipped and counted only.
 REQUIRED_PACKAGES = ("torch", "mindspore", "torch_npu")
