@@ -1095,3 +1095,75 @@ TENSORFLOW_PARAMETER_CORRECTIONS["tensorflow.eye"] = ParameterCorrection(
             "dtype=mindspore.int32) and ops.eye(2) work, t= raises TypeError",
     since="2.10",
 )
+
+# wt-transforms (issue 16): every transform entry the tables call equivalent, run side by side with torchvision 0.28.0
+# and torchaudio 2.11.1 (their PyPI wheels unpacked beside torch 2.13.0, CUDA extensions left out) and mindspore 2.10.0
+# on the CPU, on small real inputs, for what one numeric call cannot show (python -m tools.transform_review;
+# mappings/verification/transforms_reviewed.yaml records every verdict). Wrong ones:
+_PIL_ONLY = ("correction: the doc calls this consistent, but mindspore.dataset.vision.{name} takes PIL images only: a "
+             "numpy HWC image, what Decode() and the other vision transforms give, raises TypeError (run); put ToPIL() "
+             "before it. On PIL images it equals torchvision's")
+_VAD = ("correction: the doc calls this consistent, but mindspore.dataset.audio.Vad (a dataset transform on numpy arrays) "
+        "trims at other points than torchaudio's on the same waveform (run: noise, then a tone from 0.8 s of 4 s at 16 "
+        "kHz: torchaudio keeps 52,800 samples, MindSpore 17,600): compare the trimmed audio")
+_RUN_BY = "run side by side on the CPU with torchvision 0.28.0 / torchaudio 2.11.1 (torch 2.13.0) and mindspore 2.10.0"
+NOT_A_RENAME.update({
+    **{(f"torchvision.transforms.{name}", branch): _PIL_ONLY.format(name=name)
+       for name in ("FiveCrop", "Grayscale") for branch in ("master", "r2.4.10")},
+    **{("torchaudio.transforms.Vad", branch): _VAD for branch in ("master", "r2.4.10")},
+})
+ADDED_NOTES.pop(("torchaudio.transforms.Vad", "master"))  # the third sample's note, now part of _VAD
+for _branch in ("master", "r2.4.10"):
+    VERIFIED[("torchvision.transforms.FiveCrop", _branch)] = (
+        f"{_RUN_BY} (tools/transform_review.py): FiveCrop(16) of a 33x41 PIL image gives torchvision's five crops in its "
+        f"order, equal; on the numpy array TypeError 'img should be PIL image'")
+    VERIFIED[("torchvision.transforms.Grayscale", _branch)] = (
+        f"{_RUN_BY} (tools/transform_review.py): Grayscale(1) and Grayscale(3) of a 33x41 PIL image equal torchvision's "
+        f"(torchvision's tensor path differs from its own PIL path by 1 at most); on the numpy array TypeError")
+    VERIFIED[("torchaudio.transforms.Vad", _branch)] = (
+        f"{_RUN_BY} (tools/transform_review.py): Vad(16000) on noise then a 440 Hz tone: onset at 0.8 s of 2 s, "
+        f"torchaudio keeps 20,800 samples, MindSpore 17,600; of 4 s, 52,800 and 17,600; onset at 2.5 s of 4 s, 25,600 "
+        f"and 17,600; a 2 s tone from the start, 0 and 17,600; the kept tails agree where both keep them")
+    EQUIVALENT_ROWS[("torchvision.transforms.RandomChoice", _branch)] = (
+        _row("p", None, "removed", source_default="None", position=1,
+             note="correction: torchvision's RandomChoice(transforms, p=None) weights the choice; "
+                  "mindspore.dataset.transforms.RandomChoice(transforms) has no p (p= raises TypeError in mindspore "
+                  "2.10.0) and picks uniformly, as torchvision does without p"),)
+# SpecAugment masks: torchaudio draws the width from [0, param) and the start on every call (its iid_masks=False only
+# shares one draw across a batch); MindSpore's default iid_masks=False masks the fixed band [mask_start, mask_start +
+# param) on every call, and takes iid_masks first, so torchaudio's positional FrequencyMasking(10) raises TypeError.
+_MASKING = ("With the default iid_masks=False MindSpore masks the same band [mask_start, mask_start + {param}) on every "
+            "call (run), where torchaudio draws width and start per call: pass iid_masks=True. iid_masks comes first, "
+            "so {name}(10) raises TypeError: pass {param}= by keyword")
+for _branch in ("master", "r2.4.10"):
+    for _name, _param, _axis in (("FrequencyMasking", "freq_mask_param", "frequency rows"),
+                                 ("TimeMasking", "time_mask_param", "time columns")):
+        ADDED_NOTES[(f"torchaudio.transforms.{_name}", _branch)] = _MASKING.format(name=_name, param=_param)
+        VERIFIED[(f"torchaudio.transforms.{_name}", _branch)] = (
+            f"{_RUN_BY} (tools/transform_review.py): 300 calls of {_name}({_param}=10) on a 40x50 spectrogram of ones "
+            f"masked the first 10 {_axis} every time; with iid_masks=True widths 0-10 and starts across the axis, as "
+            f"torchaudio's widths 0-9 and starts; {_name}(10) raises TypeError (iid_masks must be a bool)"
+            + ("; torchaudio's p (the largest share of the time axis masked) has no counterpart"
+               if _name == "TimeMasking" else ""))
+# Entries already ms-differs whose notes missed the input kind or the filter (tools/transform_review.py, run).
+_PIL_ONLY_NOTE = ("mindspore.dataset.vision.{name} takes PIL images only: a numpy HWC image, Decode()'s default output, "
+                  "raises {error} (run); put ToPIL() before it")
+_NUMPY_FILTER = ("on numpy images MindSpore resizes without antialiasing (64 to 32 bilinear: 14.8/255 from torchvision "
+                 "on average, run); on PIL images it equals torchvision")
+for _branch in ("master", "r2.4.10"):
+    for _name, _error in (("TenCrop", "TypeError"), ("RandomGrayscale", "AttributeError"),
+                          ("RandomPerspective", "ValueError")):
+        ADDED_NOTES[(f"torchvision.transforms.{_name}", _branch)] = _PIL_ONLY_NOTE.format(name=_name, error=_error)
+    ADDED_NOTES[("torchvision.transforms.RandomResizedCrop", _branch)] = _NUMPY_FILTER
+    PARAMETER_CORRECTIONS[("torchvision.transforms.RandomResizedCrop", _branch)] += (ParameterCorrection(
+        fixes=(),
+        added=(_row("antialias", None, "removed", source_default="True",
+                    note="mindspore.dataset.vision.RandomResizedCrop has no antialias (2.10.0)"),),
+        note="correction: torchvision's antialias has no counterpart",
+        checked="signatures read in torchvision 0.28.0 and mindspore 2.10.0; RandomResizedCrop(32, scale=(1, 1), "
+                "ratio=(1, 1)) of a 64x64 image run side by side (tools/transform_review.py)",
+    ),)
+    # the fifth sample's note said vision.Resize never antialiases; on PIL images it does, as torchvision (run)
+    NOT_A_RENAME[("torchvision.transforms.Resize", _branch)] = (
+        "correction: the doc calls this consistent, but " + _NUMPY_FILTER + "; interpolation is an Inter, not an "
+        "InterpolationMode (TypeError); no max_size")
