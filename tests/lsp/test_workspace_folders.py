@@ -161,5 +161,7 @@ async def test_a_removed_folder_is_no_longer_scanned_and_loses_its_folder_settin
     assert codes_and_severities(await diagnostics_for(client, uri, 1)) == [("NPU101", WARNING)]
     summary = await scan(client)
     assert summary["files"] == 4
-    # kept's files were fixed "since the last scan" as far as the problem list goes: their diagnostics clear.
-    assert list(client.diagnostics[(kept / "model.py").as_uri()]) == []
+    # kept's files were fixed "since the last scan" as far as the problem list goes: their diagnostics clear. The
+    # clearing is a notification the worker thread sends, which may arrive after the scan's reply on a busy machine.
+    model = (kept / "model.py").as_uri()
+    await wait_until(lambda: list(client.diagnostics[model]) == [], what="kept's diagnostics cleared")
