@@ -260,3 +260,75 @@ def test_a_form_mint_scatter_refuses_gets_no_fix_and_an_attribute_that_became_a_
                    for finding in by_line[line]), line
     assert [(finding.code, finding.severity) for finding in by_line[10]] == [("MS102", "warning")]  # was info
     assert [finding.code for finding in by_line[11]] == ["MS102"]
+
+
+def test_the_sixth_sample_counts_what_it_found() -> None:
+    counts = hand_check.count(MAPPINGS / "verification" / "hand_check_6.yaml")
+    assert (counts["wrong"], counts["minor"], counts["unchecked"]) == (1, 21, 0)
+
+
+def test_what_the_sixth_sample_found_stays_corrected(knowledge_base: KnowledgeBase) -> None:
+    # MindSpore's iid_masks=False masks a fixed band where torchaudio draws a random one: said, with a `meaning` row
+    for api in ("torchaudio.transforms.FrequencyMasking", "torchaudio.transforms.TimeMasking"):
+        entries = in_range(knowledge_base, api)
+        assert entries and all(entry.category == "ms-differs" and entry.fix == "unsafe" and "masks the same" in entry.note
+                               and ("iid_masks", "meaning") in {(row.source, row.change) for row in entry.parameters}
+                               for entry in entries), api
+    (timing,) = in_range(knowledge_base, "torchaudio.transforms.TimeMasking")
+    assert ("p", None, "removed") in [(row.source, row.target, row.change) for row in timing.parameters]
+
+
+def test_the_sixth_samples_minors_are_corrected(knowledge_base: KnowledgeBase) -> None:
+    def changes(api: str) -> set[tuple]:
+        (entry,) = in_range(knowledge_base, api)
+        return {(row.source, row.target, row.change) for row in entry.parameters}
+
+    (split,) = in_range(knowledge_base, "torch.Tensor.tensor_split")  # sections=/indices= were left behind a safe fix
+    assert split.fix == "unsafe" and {("sections", "indices_or_sections", "renamed"),
+                                      ("indices", "indices_or_sections", "renamed"),
+                                      ("dim", "axis", "renamed")} <= changes("torch.Tensor.tensor_split")
+    assert ("unbiased", "ddof", "type") in changes("torch.Tensor.std")  # ddof=True raises; the default is biased
+    assert {("align_corners", "align_corners", "same"), ("mode", "mode", "meaning")} == changes(
+        "torch.nn.functional.grid_sample")
+    assert {("mel_scale", "mel_type", "type"), ("n_stft", "n_stft", "same")} <= changes("torchaudio.transforms.MelScale")
+    assert {(name, name, "same") for name in ("lowpass_filter_width", "rolloff", "beta")} <= changes(
+        "torchaudio.transforms.Resample")
+    assert ("mode", "pad_mode", "type") in changes("torchaudio.transforms.ComputeDeltas")
+    for api, said in (("torch.Tensor.igammac", "x = 0"), ("torch.addr", "beta=0"),
+                      ("torch.nn.functional.margin_ranking_loss", "int margin"), ("torch.remainder", "by 0"),
+                      ("torch.initial_seed", "Unseeded"), ("torch.std_mean", "unbiased overloads"),
+                      ("torchvision.transforms.RandomResizedCrop", "antialias"),
+                      ("torch.nn.modules.dropout.Dropout", "set_train(True)"),
+                      ("torchvision.transforms.functional.resize", "antialias")):
+        entries = in_range(knowledge_base, api)
+        assert entries and all(said in entry.note for entry in entries), api
+    schedulers = [entry for entry in knowledge_base.entries if entry.table == "pytorch_mindspore"
+                  and (entry.target or "").startswith("mindspore.experimental.optim.lr_scheduler.")
+                  and entry.source_versions.contains(parse_version("2.13.0"))]
+    # CyclicLR's note is full (the 400 characters of its verbose and momentum corrections): its review says it
+    assert len(schedulers) == 14 and all("get_last_lr() returns" in entry.note + entry.review for entry in schedulers)
+
+
+def test_a_random_mask_made_fixed_is_warned_about_and_a_refused_split_keyword_gets_no_safe_fix() -> None:
+    import textwrap
+
+    from ascend_migrate.analysis.engine import analyze
+    from ascend_migrate.config import Settings
+
+    source = textwrap.dedent("""
+        import torch
+        import torchaudio
+
+        masking = torchaudio.transforms.FrequencyMasking(freq_mask_param=30)
+        x = torch.zeros(4, 6)
+        halves = x.tensor_split(sections=2)
+        spread = x.std()
+    """)
+    by_line: dict[int, list] = {}
+    for finding in analyze(source, "train.py", Settings(target="mindspore", mindspore_version="2.10")):
+        by_line.setdefault(finding.line, []).append(finding)
+    for line, said in ((5, "masks the same band"), (8, "biased estimator")):
+        assert any(finding.code == "MS102" and finding.severity == "warning" and said in finding.message
+                   for finding in by_line[line]), line
+    # the rename of dim alone was a safe fix that left sections= to raise TypeError
+    assert [(finding.code, finding.fix is None or not finding.fix.safe) for finding in by_line[7]] == [("MS102", True)]

@@ -1167,3 +1167,130 @@ for _branch in ("master", "r2.4.10"):
     NOT_A_RENAME[("torchvision.transforms.Resize", _branch)] = (
         "correction: the doc calls this consistent, but " + _NUMPY_FILTER + "; interpolation is an Inter, not an "
         "InterpolationMode (TypeError); no max_size")
+
+# Found by the sixth hand check (mappings/verification/hand_check_6.yaml), run in torch 2.13.0 and mindspore 2.10.0 on
+# the CPU (torchaudio 2.11.1's and torchvision 0.28.0's sources read from their wheels: not installed beside mindspore).
+# The masking transforms: MindSpore's iid_masks=False is not torchaudio's (a fixed band, not a random one); the
+# transforms review above writes the note, these are the rows.
+for _name, _param, _unit, _extra in (("FrequencyMasking", "freq_mask_param", "frequency rows", ()),
+                                     ("TimeMasking", "time_mask_param", "time columns",
+                                      (_row("p", None, "removed", source_default="1.0",
+                                            note="torchaudio's TimeMasking(time_mask_param, iid_masks=False, p=1.0) "
+                                                 "caps the width at p times the length; MindSpore has no p"),))):
+    _masking = ParameterCorrection(
+        fixes=(),
+        added=(_row("iid_masks", "iid_masks", "meaning", source_default="False", target_default="False",
+                    note=f"False is one random mask per call in torchaudio, a fixed mask of {_param} {_unit} from "
+                         f"mask_start in MindSpore (run)"), *_extra),
+        note="correction: iid_masks means another thing",  # what it means: the transforms review's note below
+        checked=f"run in mindspore 2.10.0 on the CPU: {_name}({_param}=4) masked the same {_unit} 0-3 on every call "
+                f"(eagerly and in a dataset .map); torchaudio 2.11.1's _AxisMasking read from its wheel",
+    )
+    for _branch in ("master", "r2.4.10"):
+        PARAMETER_CORRECTIONS[(f"torchaudio.transforms.{_name}", _branch)] = (
+            PARAMETER_CORRECTIONS.get((f"torchaudio.transforms.{_name}", _branch), ()) + (_masking,))
+
+# Rows the doc has wrong or lacks on entries already ms-differs (the minors of the sixth sample).
+_AUDIO_ROWS = {
+    "torchaudio.transforms.ComputeDeltas": ParameterCorrection(
+        fixes=(),
+        added=(_enum_row("mode", "pad_mode", "BorderType", "'replicate'", "BorderType.EDGE", "'replicate'"),),
+        note="correction: torchaudio's mode (a string) is MindSpore's pad_mode, a BorderType; BorderType.EDGE pads as "
+             "torchaudio's 'replicate' (the deltas agree to 3e-8, run); it is a dataset transform on numpy arrays",
+        checked="run in mindspore 2.10.0 on the CPU: ComputeDeltas()(spectrogram) against torchaudio's formula "
+                "(replicate padding, conv1d) in torch 2.13.0, and ComputeDeltas(pad_mode='replicate') (TypeError)",
+    ),
+    "torchaudio.transforms.MelScale": ParameterCorrection(
+        fixes=(ParameterFix("n_stft", "n_stft", _row("n_stft", "n_stft", "same", source_default="201",
+                                                      target_default="201"),
+                            "torchaudio 2.11.1's MelScale(n_stft=201) has MindSpore's default (its source)"),
+               ParameterFix(None, "mel_type", _row("mel_scale", "mel_type", "type", source_default="'htk'",
+                                                    target_default="MelType.HTK"),
+                            _enum_reason("mel_type", "MelType", "MelType.HTK", "'slaney'")
+                            + "; torchaudio calls it mel_scale (mel_scale= raises TypeError)")),
+        note="correction: torchaudio's mel_scale is MindSpore's mel_type, a MelType; n_stft defaults to 201 in both",
+        checked="run in mindspore 2.10.0: MelScale(mel_type='slaney') and MelScale(mel_scale='slaney') raise TypeError; "
+                "torchaudio 2.11.1's MelScale.__init__ read from its wheel",
+    ),
+    "torchaudio.transforms.Resample": ParameterCorrection(
+        fixes=tuple(ParameterFix(None, name, _row(name, name, "same", source_default=default, target_default=default),
+                                 f"torchaudio 2.11.1's Resample has {name}={default} too (its source)")
+                    for name, default in (("lowpass_filter_width", "6"), ("rolloff", "0.99"), ("beta", "None"))),
+        added=(_row("dtype", None, "removed", source_default="None",
+                    note="torchaudio's dtype of the precomputed kernel; MindSpore has none"),),
+        note="correction: lowpass_filter_width, rolloff and beta are torchaudio's too, with the same defaults",
+        checked="torchaudio 2.11.1's Resample.__init__ read from its wheel; Resample(16000, 8000, "
+                "lowpass_filter_width=8, rolloff=0.9) run in mindspore 2.10.0",
+    ),
+}
+for _api, _correction in _AUDIO_ROWS.items():
+    for _branch in ("master", "r2.4.10"):
+        PARAMETER_CORRECTIONS[(_api, _branch)] = PARAMETER_CORRECTIONS.get((_api, _branch), ()) + (_correction,)
+PARAMETER_CORRECTIONS[("torch.Tensor.std", "r2.4.10")] = PARAMETER_CORRECTIONS.get(("torch.Tensor.std", "r2.4.10"), ()) + (
+    ParameterCorrection(
+        fixes=(ParameterFix("unbiased", "ddof", _row("unbiased", "ddof", "type", source_default="True",
+                                                      target_default="0"),
+                            "ddof is an int: x.std(ddof=True) and ddof=False raise TypeError; ddof=1 is torch's "
+                            "unbiased=True"),),
+        note="correction: x.std() and x.std(dim) compute the biased estimator in MindSpore (2.58 where torch gives 2.83 "
+             "on the same 2x3 input), torch the unbiased one: pass ddof=1 or correction=1 (the docstring's "
+             "std(dim, *, correction=1) overload is not what x.std(dim=1) ran)",
+        checked="run on the CPU in torch 2.13.0 and mindspore 2.10.0: x.std(), x.std(1), x.std(dim=1, correction=1), "
+                "x.std(axis=1, ddof=1), x.std(ddof=True)",
+    ),)
+# tensor_split: torch's overload keywords; the fix renames them to MindSpore's one parameter (the signatures' dim → axis
+# is kept); the battery never passed them, so the fix stays unsafe (numeric.exercised).
+PARAMETER_CORRECTIONS[("torch.Tensor.tensor_split", "r2.4.10")] = (ParameterCorrection(
+    fixes=(),
+    added=(_row("dim", "axis", "renamed", source_default="0", target_default="0",
+                note="mindspore.Tensor.tensor_split(indices_or_sections, axis=0): dim= raises TypeError"),
+           *(_row(name, "indices_or_sections", "renamed",
+                  note=f"torch's overload keyword {name}=; MindSpore's one parameter is indices_or_sections ({name}= "
+                       f"raises TypeError; a tensor of indices too)")
+             for name in ("sections", "indices"))),
+    note="correction: besides dim → axis, torch's sections= and indices= keywords are MindSpore's indices_or_sections, "
+         "which takes an int, a tuple or a list, not a tensor",
+    checked="run on the CPU in torch 2.13.0 and mindspore 2.10.0: x.tensor_split(3, axis=1), a list of indices, "
+            "sections=2, indices=[1], indices_or_sections=2 and a tensor of indices",
+),)
+# grid_sample: the doc's only row, align_corners' default, is not a difference (None means False in both); what differs
+# is mode='bicubic', which mint's grid_sample refuses.
+PARAMETER_CORRECTIONS[("torch.nn.functional.grid_sample", "master")] = (ParameterCorrection(
+    fixes=(ParameterFix("align_corners", "align_corners",
+                        _row("align_corners", "align_corners", "same", source_default="None", target_default="None"),
+                        "None means False in both: the defaults and align_corners=True/False agree to 4e-7 (run)"),),
+    added=(_row("mode", "mode", "meaning", source_default="'bilinear'", target_default="'bilinear'",
+                note="'bilinear' and 'nearest' agree with every padding_mode; mode='bicubic' raises in mindspore 2.10.0 "
+                     "(run)"),),
+    note="correction: the align_corners defaults agree (18 combinations of mode, padding_mode and align_corners run on "
+         "4-D and a 5-D input agree to 4e-7); mode='bicubic' is refused",
+    checked="run on the CPU in torch 2.13.0 and mindspore 2.10.0: grid_sample with mode bilinear/nearest/bicubic, "
+            "padding_mode zeros/border/reflection, align_corners None/True/False",
+),)
+_SCHEDULER_LAST_LR = ("get_last_lr() returns a list of MindSpore Tensors where torch returns floats: f'{lr:.4f}' and "
+                      "json.dumps raise TypeError; use float(lr) (run in mindspore 2.10.0)")
+_SIXTH_NOTES = {
+    ("torch.Tensor.igammac", "r2.4.10"): "x.igammac(y) with x = 0 is 0 in torch and NaN in MindSpore, as for torch.igammac "
+                                         "(run)",
+    ("torch.addr", "r2.4.10"): ("With beta=0 torch ignores input (NaN or inf in it does not propagate, its documentation "
+                                "says); ops.addr propagates NaN (run: NaN where torch gives 3.0)"),
+    ("torch.nn.functional.margin_ranking_loss", "r2.4.10"): (
+        "An int margin (margin=1) or an integer target raises TypeError in ops.margin_ranking_loss (margin must be a "
+        "float, target the inputs' dtype) where torch computes them (run)"),
+    ("torch.remainder", "master"): ("An integer remainder by 0 returns the dividend (3 % 0 gives 3) where torch raises "
+                                    "ZeroDivisionError; -0.0 % 2 gives 0.0 (torch -0.0); float32 100000000 % 7 gives 0 "
+                                    "(torch 2) (run)"),
+    ("torch.initial_seed", "r2.4.10"): ("Unseeded, torch returns a random 64-bit seed drawn per process (and per "
+                                        "DataLoader worker), MindSpore 0; after mindspore.manual_seed(s) both return s "
+                                        "(mindspore.set_seed does not change it) (run)"),
+    ("torch.std_mean", "master"): ("torch's unbiased overloads (std_mean(x, unbiased=False), std_mean(x, 1, True)) have "
+                                   "no counterpart: mint.std_mean(input, dim=None, *, correction=1, keepdim=False) takes "
+                                   "correction and keepdim by keyword only (TypeError otherwise; its docstring, Ascend "
+                                   "only)"),
+    **{(f"torch.optim.lr_scheduler.{name}", "r2.4.10"): _SCHEDULER_LAST_LR for name in (
+        "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialLR", "LRScheduler",
+        "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR",
+        "StepLR")},
+}
+for _key, _note in _SIXTH_NOTES.items():
+    ADDED_NOTES[_key] = f"{ADDED_NOTES[_key]}; {_note}" if _key in ADDED_NOTES else _note
