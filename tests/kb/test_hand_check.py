@@ -323,6 +323,8 @@ def test_a_random_mask_made_fixed_is_warned_about_and_a_refused_split_keyword_ge
         x = torch.zeros(4, 6)
         halves = x.tensor_split(sections=2)
         spread = x.std()
+        whole = x.long()
+        kept = x.long(memory_format=torch.contiguous_format)
     """)
     by_line: dict[int, list] = {}
     for finding in analyze(source, "train.py", Settings(target="mindspore", mindspore_version="2.10")):
@@ -332,3 +334,6 @@ def test_a_random_mask_made_fixed_is_warned_about_and_a_refused_split_keyword_ge
                    for finding in by_line[line]), line
     # the rename of dim alone was a safe fix that left sections= to raise TypeError
     assert [(finding.code, finding.fix is None or not finding.fix.safe) for finding in by_line[7]] == [("MS102", True)]
+    assert 9 not in by_line  # x.long() is the same method; memory_format=, which MindSpore refuses, is dropped
+    (kept,) = [finding for finding in by_line[10] if finding.code == "MS105"]
+    assert kept.fix is not None and kept.fix.rewrite.drop_keywords == ("memory_format",) and not kept.fix.safe

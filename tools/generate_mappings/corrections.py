@@ -1294,3 +1294,12 @@ _SIXTH_NOTES = {
 }
 for _key, _note in _SIXTH_NOTES.items():
     ADDED_NOTES[_key] = f"{ADDED_NOTES[_key]}; {_note}" if _key in ADDED_NOTES else _note
+# Tensor conversions torch lets take memory_format=: mindspore 2.10.0's methods refuse it (TypeError, run for each). A
+# `removed` row makes a call that passes it MS102 (methods._unchanged_on_mindspore); x.long() stays unreported.
+_MEMORY_FORMAT = (_row("memory_format", None, "removed", source_default="torch.preserve_format",
+                       note="correction: mindspore.Tensor.{name}() has no memory_format (memory_format= raises "
+                            "TypeError in mindspore 2.10.0; MindSpore tensors have no memory format)"),)
+for _method, _branch in (("long", "master"), ("int", "master"), ("float", "master"), ("half", "master"),
+                         ("bool", "master"), ("short", "r2.4.10"), ("contiguous", "r2.4.10")):
+    EQUIVALENT_ROWS[(f"torch.Tensor.{_method}", _branch)] = tuple(
+        {**row, "note": row["note"].format(name=_method)} for row in _MEMORY_FORMAT)
