@@ -18,6 +18,9 @@ BOOLEAN_MASK_ASSIGNMENT = "boolean-mask-assignment"
 INTEGER_TENSOR_INDEX = "integer-tensor-index"
 INTEGER_TENSOR_INDEX_ASSIGNMENT = "integer-tensor-index-assignment"
 _TORCH_ROOTS = ("torch.", "torchvision.", "torchaudio.")
+# Parameter changes after which the target still takes the keyword for the same purpose (a `meaning` row, such as
+# mindspore.tensor's device= that accepts only 'CPU', still asks the user to act).
+_SAME_ROLE = ("same", "renamed", "default", "position")
 # Functions and tensor methods whose result is always an integer (int64) index tensor.
 _INTEGER_INDEX_FUNCTIONS = frozenset({"torch.argsort", "torch.randperm", "torch.argmax", "torch.argmin",
                                       "torch.multinomial", "torch.randint", "torch.arange"})
@@ -35,12 +38,17 @@ def _general_keyword(context: RuleContext, call: ast.Call) -> None:
 def _general_keywords(context, call: ast.Call, qualified: str, entries) -> None:
     by_keyword = {entry.api: entry for entry in entries}
     factory = context.factory
+    kept: frozenset[str] | None = None
     for keyword in call.keywords:
         if keyword.arg is None:  # `**options`: no keyword name to look up
             continue
         entry = by_keyword.get(keyword.arg)
         if entry is None:
             continue
+        if kept is None:
+            kept = _kept_by_target(context, qualified)
+        if keyword.arg in kept:
+            continue  # the callee's own entry knows this keyword on its target: "no such argument" is not true here
         span = factory.span(keyword)
         fix = None
         if entry.fix != "none":
@@ -50,6 +58,15 @@ def _general_keywords(context, call: ast.Call, qualified: str, entries) -> None:
                 rewrite=CallArguments(factory.span(call), drop_keywords=(keyword.arg,)),
             )
         context.add(factory.finding(entry, span, "exact", api=f"{qualified}({keyword.arg}=...)", fix=fix))
+
+
+def _kept_by_target(context: RuleContext, qualified: str) -> frozenset[str]:
+    """The keywords the callee's own entries map to a parameter of their target (`nn.Parameter(requires_grad=)`:
+    mindspore.Parameter takes requires_grad too). The general table lists keywords no MindSpore API has in general;
+    an entry written for this API says better what its target takes."""
+    entries, _ = context.view.name_entries(qualified)
+    return frozenset(parameter.source for entry in entries or () for parameter in entry.parameters
+                     if parameter.source and parameter.target and parameter.change in _SAME_ROLE)
 
 
 def _is_mask(node: ast.expr) -> bool:

@@ -1,0 +1,82 @@
+"""Noise found on code bases never seen before (session 7, docs/precision.md), removed at its root: each case both
+ways, the quiet form and the form that still needs a change."""
+
+SEEDED_SAMPLING = """
+    import torch
+
+
+    def sample_on(device, seed):
+        # fork the generators of the device the sampling runs on, whatever its type
+        with torch.random.fork_rng(devices=[device], device_type=device.type):
+            torch.manual_seed(seed)
+            return torch.randn(8, device=device)
+
+
+    def sample_with_options(device, seed):
+        options = {"devices": [device], "device_type": device.type}
+        with torch.random.fork_rng(**options):
+            torch.manual_seed(seed)
+            return torch.randn(8, device=device)
+
+
+    def sample_on_default_generators(seed):
+        with torch.random.fork_rng(enabled=seed is not None):
+            torch.manual_seed(seed)
+            return torch.randn(8)
+
+
+    def sample_on_gpu(devices, seed):
+        with torch.random.fork_rng(devices, True, "fork_rng", "devices", "cuda"):
+            torch.manual_seed(seed)
+            return torch.randn(8)
+"""
+
+
+def fork_rng_lines(findings):
+    return sorted(finding.line for finding in findings if finding.api == "torch.random.fork_rng")
+
+
+def test_fork_rng_is_reported_only_where_it_forks_the_cuda_generators(scan):
+    # device_type taken from the device (or passed through **options) forks the NPU's generators on the NPU: nothing
+    # to change; no device_type forks CUDA's (torch <= 2.8, the Ascend tables' releases), and "cuda" says so.
+    assert fork_rng_lines(scan(SEEDED_SAMPLING)) == [20, 26]
+
+
+LOW_RANK_ADAPTER = """
+    import torch
+    import torch.nn as nn
+
+
+    class LowRankAdapter(nn.Module):
+        def __init__(self, features: int, rank: int, train_scale: bool):
+            super().__init__()
+            self.down = nn.Parameter(torch.zeros(rank, features))
+            self.scale = nn.Parameter(torch.ones(1), requires_grad=train_scale)
+            self.frozen = torch.nn.Parameter(torch.eye(features), requires_grad=False)
+            self.register_buffer("gate", torch.ones(features, requires_grad=False))
+            self.noise = torch.randn(rank, requires_grad=True)
+"""
+
+
+def keyword_findings(findings):
+    return sorted((finding.line, finding.api) for finding in findings if finding.code == "MS104")
+
+
+def test_requires_grad_on_a_parameter_is_no_keyword_mindspore_lacks(scan):
+    # mindspore.Parameter(default_input, name=None, requires_grad=True, ...) takes it (its entry says so); a tensor
+    # factory does not (mindspore.ops.ones/randn have no requires_grad), so those calls still need the change.
+    assert keyword_findings(scan(LOW_RANK_ADAPTER, target="mindspore")) == [
+        (12, "torch.ones(requires_grad=...)"),
+        (13, "torch.randn(requires_grad=...)"),
+    ]
+
+
+def test_a_keyword_the_callee_entry_marks_as_differing_in_meaning_is_still_reported(scan):
+    # mindspore.tensor has device= but accepts only 'CPU' and 'meta': its entry says `meaning`, so MS104 stays
+    findings = scan("""
+        import torch
+
+        def labels_on(values, device):
+            return torch.tensor(values, device=device)
+    """, target="mindspore")
+    assert ("torch.tensor(device=...)" in {finding.api for finding in findings if finding.code == "MS104"})
