@@ -80,3 +80,25 @@ def test_a_keyword_the_callee_entry_marks_as_differing_in_meaning_is_still_repor
             return torch.tensor(values, device=device)
     """, target="mindspore")
     assert ("torch.tensor(device=...)" in {finding.api for finding in findings if finding.code == "MS104"})
+
+
+FOCAL_TERM = """
+    import torch
+
+
+    def focal_term(pt: torch.Tensor, threshold: float, gamma: float) -> torch.Tensor:
+        term = ((1.0 - pt) / threshold).pow(gamma)
+        term[pt < threshold] = 1
+        hard = term[pt >= threshold]
+        return term, hard
+"""
+
+
+def test_a_masked_write_says_what_it_costs_not_that_its_shape_depends_on_the_data(scan):
+    # `term[mask] = 1` keeps term's shape (the row's note: IndexPut runs on the AI CPU, no graph converter); the read
+    # `term[mask]` is the data-dependent shape.
+    headlines = {finding.line: finding.message.split(":", 1)[0] for finding in scan(FOCAL_TERM) if finding.code == "NPU402"}
+    assert headlines == {
+        7: "`tensor[mask]=value` writes through an index tensor (IndexPut)",
+        8: "`tensor[mask]` has a data-dependent output shape",
+    }

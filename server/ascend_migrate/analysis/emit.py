@@ -211,7 +211,10 @@ def headline(entry: Entry, api: str) -> str:
     elif category == "npu-affinity":
         text = f"`{api}` has an NPU-affine replacement: {target}" if target else f"`{api}` has an NPU-affine replacement"
     elif category == "npu-dynamic-shape":
-        text = f"`{api}` has a data-dependent output shape"
+        if entry.condition in _INDEX_WRITES:  # the tensor keeps its shape: the cost is the write (IndexPut)
+            text = f"`{api}` writes through an index tensor (IndexPut)"
+        else:
+            text = f"`{api}` has a data-dependent output shape"
     elif category == "npu-unsupported":
         text = f"`{api}` {_NPU_UNSUPPORTED_VERBS.get(entry.code or '', 'is not supported on Ascend NPU')}"
     elif category == "third-party":
@@ -221,6 +224,11 @@ def headline(entry: Entry, api: str) -> str:
     if note:
         text = f"{text}: {full_note(note)}"
     return text
+
+
+# Pattern conditions of the npu-dynamic-shape rows that are writes (`x[mask] = 0`): the written tensor's shape does not
+# change; the rows' notes say what IndexPut costs on Ascend (AI CPU, no graph-mode converter).
+_INDEX_WRITES = frozenset({"boolean-mask-assignment", "integer-tensor-index-assignment"})
 
 
 # What each npu-unsupported code claims (analysis/codes.py): only NPU201 says "not supported".
