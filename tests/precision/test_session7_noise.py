@@ -102,3 +102,18 @@ def test_a_masked_write_says_what_it_costs_not_that_its_shape_depends_on_the_dat
         7: "`tensor[mask]=value` writes through an index tensor (IndexPut)",
         8: "`tensor[mask]` has a data-dependent output shape",
     }
+
+
+def test_the_sequential_container_says_what_differs_not_only_where_to_read(scan):
+    # segmentation-models-pytorch: 72 findings said only "see the diff page"; the note now names the methods a port
+    # must change (read in mindspore 2.10.0: SequentialCell has append, not add_module/insert/extend)
+    findings = scan("""
+        import torch.nn as nn
+
+        def decoder_block(channels):
+            block = nn.Sequential()
+            block.add_module("conv", nn.Conv2d(channels, channels, 3, padding=1))
+            return block
+    """, target="mindspore")
+    sequential = next(finding for finding in findings if finding.api == "torch.nn.Sequential")
+    assert "add_module" in sequential.message and "insert_child_to_cell" in sequential.message

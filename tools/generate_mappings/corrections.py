@@ -1303,3 +1303,11 @@ for _method, _branch in (("long", "master"), ("int", "master"), ("float", "maste
                          ("bool", "master"), ("short", "r2.4.10"), ("contiguous", "r2.4.10")):
     EQUIVALENT_ROWS[(f"torch.Tensor.{_method}", _branch)] = tuple(
         {**row, "note": row["note"].format(name=_method)} for row in _MEMORY_FORMAT)
+
+# Session 7 (docs/precision.md, precision on real code): segmentation-models-pytorch's 72 nn.Sequential findings said only
+# "see the diff page". What the page's one parameter row (the container passed) comes to, run in mindspore 2.10.0 on the
+# CPU: SequentialCell(a, b), SequentialCell([a, b]) and SequentialCell(OrderedDict(...)) all build (the names become
+# attributes), a slice is a SequentialCell and append exists; add_module, insert and extend raise AttributeError.
+ADDED_NOTES[("torch.nn.Sequential", "r2.4.10")] = (
+    "SequentialCell takes cells, a list or an OrderedDict (names become attributes) and has append, but not torch's "
+    "add_module, insert or extend: insert_child_to_cell(name, cell) adds a named cell (run in mindspore 2.10.0)")
