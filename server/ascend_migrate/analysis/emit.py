@@ -205,7 +205,9 @@ def headline(entry: Entry, api: str) -> str:
     elif category == "ms-differs":
         text = f"`{api}` maps to {target}, which differs" if target else f"`{api}` differs in MindSpore"
     elif category == "ms-unsupported":
-        text = f"`{api}` has no MindSpore equivalent"
+        # The fallback for a public name no table maps (api "*", rules/names.py) knows of no equivalent, which is not
+        # knowing there is none (torch.linalg.svd: mindspore.ops.svd exists).
+        text = f"`{api}` has no entry in the knowledge base" if entry.api == "*" else f"`{api}` has no MindSpore equivalent"
     elif category == "npu-rename":
         text = f"`{api}` is CUDA-specific; on Ascend use {target}" if target else f"`{api}` is CUDA-specific"
     elif category == "npu-affinity":

@@ -3,7 +3,7 @@
 The usage counts are mappings/usage/torch_api_frequency.csv (six public code bases). A reference counts as
 answered when the engine would find an entry for it on the route (an exact name, the nearest `prefix` entry,
 a tensor-method entry, or a device/backend string entry), and as unanswered when only the generic
-"no mapping is known" fallback would speak. An answer is *checked* when `kb verify --numeric` ran the entry side
+"has no entry in the knowledge base" fallback would speak. An answer is *checked* when `kb verify --numeric` ran the entry side
 by side (mappings/verification/numeric.yaml: agree, differ or error), and *reviewed* when a person checked it
 (`curated: true`, with what was read in `verified`); an entry alone says nothing about its answer. What cannot run
 side by side (optimizers, schedulers, data pipelines, distributed, randomness) is *reviewed with a note* when its

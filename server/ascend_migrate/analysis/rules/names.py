@@ -28,7 +28,7 @@ GENERIC_UNSUPPORTED = Entry(
     line=0,
     provenance="MindSpore migration guide: options for an API without a mapping",
     code="MS103",
-    note="no mapping is known",
+    note="no table maps it, so MindSpore may still have an equivalent: look under mindspore.ops and mindspore.mint first",
     suggestion="replace it with an equivalent MindSpore API, compose it from existing MindSpore APIs, "
     "or write a custom operator (mindspore.ops.Custom)",
 )
