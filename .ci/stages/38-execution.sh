@@ -14,8 +14,10 @@
 # test_mindspore_route.py alone: 9 min 08 s (its mint era now runs under tests/execution/mint_on_cpu.py,
 # past model construction); 12 min 07 s on 2026-12-02 with regression running to its end in both eras (busy cores).
 # test_format_spec.py (what mindspore 2.10's Tensor.__format__ accepts, the MS230 entry's source): 18 s.
-# test_gan_step.py (the G step made again, against torch): 36 s; test_lbfgs_advice.py (why LBFGS stays advice): 86 s,
-# most of it mindspore.scipy's compilation (same shared cores).
+# test_gan_step.py (the G step made again, against torch): 36 s; test_lbfgs.py (the written L-BFGS against torch's,
+# a fixed program against torch, time_sequence_prediction in float32 to its end, why not mindspore.scipy's minimize):
+# the float32 run alone 92 s of CPU (8 min 36 s wall on the shared cores), the rest 86 s for minimize's compilation
+# and about 3 min wall for the comparisons.
 # test_loader_dataset_size.py and test_dropout2d_input.py (issue 17, mnist): 37 s each (a fix and two short runs),
 # measured with the shared cores busy; mnist and mnist_rnn now run their epoch to the end in the ops/nn era.
 # Session 7 (dcgan7): test_dcgan_resumes_from_its_own_checkpoints (two dcgan runs, ops/nn era) 71 s,

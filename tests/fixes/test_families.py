@@ -15,6 +15,7 @@ from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint
 from ascend_migrate.fixes.families.loader_dataset_size import LoaderDatasetSize
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
 from ascend_migrate.fixes.families.training_step import TrainingStep
+from ascend_migrate.fixes.families.written_definition import WrittenDefinition
 from ascend_migrate.lsp import convert
 
 # One value per family, with every kind of field filled; a family without an example fails the first test.
@@ -30,6 +31,7 @@ EXAMPLES = {
     "load-checkpoint": LoadCheckpoint((12, 9, 12, 56), "runs/model.ckpt", callee="mindspore.load_checkpoint"),
     "loader-dataset-size": LoaderDatasetSize((46, 47, 46, 73), "train_loader"),
     "training-step": TrainingStep((30, 1, 33, 24), "loss", "optimizer", "forward_fn", ("hidden",), ("output", "hidden")),
+    "written-definition": WrittenDefinition((58, 17, 58, 28), "lbfgs", "LBFGS"),
 }
 
 
@@ -79,7 +81,7 @@ def test_objects_as_the_documentation_writes_them_decode_too():
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
     [
-        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, load-checkpoint, loader-dataset-size, save-checkpoint, training-step)"),
+        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, load-checkpoint, loader-dataset-size, save-checkpoint, training-step, written-definition)"),
         ("call-arguments", {"call": [1, 1, 1, 5], "rename": {"a": "b"}}, "call-arguments: unknown argument 'rename'"),
         ("call-arguments", {"call": [1, 1, 5]}, "call-arguments: 'call' must be a span [line, column, end_line, end_column], got [1, 1, 5]"),
         ("save-checkpoint", {}, "save-checkpoint: SaveCheckpoint.__init__() missing 1 required positional argument: 'call'"),

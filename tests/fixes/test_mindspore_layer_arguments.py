@@ -144,27 +144,6 @@ def test_detach_is_stop_gradient_also_on_a_receiver_of_unknown_type():
     assert "return mindspore.ops.stop_gradient(h)" in text
 
 
-def test_a_step_given_a_closure_is_advice_saying_why():
-    source = """
-        import torch
-
-        def train(model, criterion, data, target, steps):
-            optimizer = torch.optim.LBFGS(model.parameters(), lr=0.8)
-            for i in range(steps):
-                def closure():
-                    optimizer.zero_grad()
-                    loss = criterion(model(data), target)
-                    loss.backward()
-                    return loss
-                optimizer.step(closure)
-    """
-    settings = Settings(target="mindspore", mindspore_version=MINT)
-    steps = [finding for finding in analyze(textwrap.dedent(source), "train.py", settings)
-             if finding.code == "MS204" and finding.line == 12]
-    assert len(steps) == 1 and steps[0].fix is None
-    assert "given a closure" in steps[0].message and "no L-BFGS" in steps[0].message
-
-
 GAN_STEPS = """
     import torch
     import torch.nn as nn

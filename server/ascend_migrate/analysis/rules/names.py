@@ -12,6 +12,7 @@ from ascend_migrate.analysis.rules.cudnn_switches import BUILDERS as CUDNN_SWITC
 from ascend_migrate.analysis.rules.data_parallel_call import BUILDERS as DATA_PARALLEL_BUILDERS
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
 from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
+from ascend_migrate.analysis.rules.lbfgs import BUILDERS as LBFGS_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
@@ -39,7 +40,7 @@ VERSION_GAP = dataclasses.replace(
     provenance="the knowledge base: the name's entries are for other MindSpore versions",
     note="", suggestion="find its counterpart for this MindSpore version by hand, or set mindspore-version to yours")
 # (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
-_BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **BUILDERS}
+_BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS, **BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 
 

@@ -7,6 +7,9 @@ the same update of each parameter by its grad (`mindspore.ops.assign_add(p, -lr 
 The fix rides on the `loss.backward()` finding (MS204) that the methods rule made. A step this rule cannot
 rewrite keeps its finding, and the message says why (two backward passes before one step, a step in another
 block such as gradient accumulation, control flow leaving the forward pass, an optimizer given a closure).
+The one closure step rewritten is that of a torch.optim.LBFGS, which the fix replaces with an L-BFGS written into the
+file (MS235, rules/lbfgs.py): `optimizer.step(closure)` → `optimizer.step(mindspore.value_and_grad(closure, None,
+optimizer.parameters))`, zero_grad() and backward() deleted from the closure.
 """
 
 from __future__ import annotations
@@ -143,10 +146,10 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
     if context.route != ROUTE_MINDSPORE:
         return
     body = node.body
-    for statement in body:
+    for position, statement in enumerate(body):
         stepped = _method_call(statement, "step")
         if stepped is not None and (stepped.args or stepped.keywords):
-            _explain_closure_step(context, stepped)
+            _closure_step(context, body[:position], stepped)
     backwards = [(position, call) for position, statement in enumerate(body) if (call := _method_call(statement, "backward")) is not None]
     steps = [(index, found) for index, statement in enumerate(body) if (found := _optimizer_of(statement))]
     # One group per step: the backward passes before it (after the step before). dcgan: the D step's two, then G's one.
@@ -227,19 +230,68 @@ def _differentiated(statement: ast.stmt) -> bool:
 
 
 _CLOSURE_REASON = ("the optimizer is given a closure (LBFGS evaluates the loss several times per step); a MindSpore optimizer "
-                   "is called once with the grads of value_and_grad, and mindspore 2.10 has no L-BFGS optimizer for networks "
-                   "(mindspore.scipy.optimize.minimize's LBFGS takes a function of one flat vector, not a Cell's parameters, "
-                   "and searches its steps where torch's takes steps of lr): choose another optimizer, then write the "
-                   "closure's body as the forward function")
+                   "is called once with the grads of value_and_grad, and mindspore 2.10 has no L-BFGS optimizer for networks: "
+                   "only a torch.optim.LBFGS built without line search gets one written into the file (MS235), and then a "
+                   "closure of zero_grad(), the forward pass, loss.backward() and `return loss`; otherwise choose another "
+                   "optimizer and write the closure's body as the forward function")
+_WRITTEN_OPTIMIZER = "torch.optim.LBFGS"  # its construction becomes the L-BFGS written into the file (rules/lbfgs.py)
 
 
-def _explain_closure_step(context: RuleContext, step: ast.Call) -> None:
-    """`optimizer.step(closure)`: advice only, and its MS204 finding says why."""
+def _closure_step(context: RuleContext, before: list[ast.stmt], step: ast.Call) -> None:
+    """`optimizer.step(closure)`: for the L-BFGS the fix writes (MS235), the closure loses zero_grad() and
+    backward() and goes to the step as `mindspore.value_and_grad(closure, None, optimizer.parameters)`, the
+    (loss, grads) the written step asks for; any other closure step stays advice, and its MS204 finding says why."""
     span = context.factory.attribute_name_span(step.func)  # type: ignore[arg-type]
     for index, finding in enumerate(context.findings):
         if finding.code == _BACKWARD_CODE and (finding.line, finding.column, finding.end_line, finding.end_column) == span:
-            message = f"{finding.message} Not rewritten automatically: {_CLOSURE_REASON}."
-            context.findings[index] = dataclasses.replace(finding, message=message, fix=None)
+            fix = _closure_fix(context, before, step)
+            if isinstance(fix, Fix):
+                context.findings[index] = dataclasses.replace(finding, fix=fix)
+            else:
+                message = f"{finding.message} Not rewritten automatically: {fix or _CLOSURE_REASON}."
+                context.findings[index] = dataclasses.replace(finding, message=message, fix=None)
+
+
+def _closure_fix(context: RuleContext, before: list[ast.stmt], step: ast.Call) -> Fix | str | None:
+    """The fix of a written L-BFGS's `step(closure)` (`before`: the statements of its block before it), or why
+    there is none (None: the general reason)."""
+    optimizer = step.func.value  # type: ignore[attr-defined]
+    if context.infer(optimizer) != _WRITTEN_OPTIMIZER or len(step.args) != 1 or step.keywords or type(step.args[0]) is not ast.Name:
+        return None
+    name = step.args[0].id
+    closure = next((statement for statement in reversed(before)
+                    if type(statement) is ast.FunctionDef and statement.name == name), None)
+    if closure is None:
+        return f"the closure `{name}` is not a function defined just before the step in the same block"
+    arguments = closure.args
+    if arguments.posonlyargs or arguments.args or arguments.vararg or arguments.kwonlyargs or arguments.kwarg or closure.decorator_list:
+        return f"the closure `{name}` takes arguments or is decorated"
+    last = closure.body[-1]
+    loss = last.value.id if type(last) is ast.Return and type(last.value) is ast.Name else None
+    backwards = [index for index, statement in enumerate(closure.body) if _method_call(statement, "backward") is not None]
+    if loss is None or len(backwards) != 1 or _loss_of(_method_call(closure.body[backwards[0]], "backward")) != loss:  # type: ignore[arg-type]
+        return f"the closure `{name}` is not zero_grad(), the forward pass, `loss.backward()` and `return loss`"
+    zero_grads = [index for index, statement in enumerate(closure.body) if _method_call(statement, "zero_grad") is not None]
+    if any(index > backwards[0] for index in zero_grads):
+        return f"the closure `{name}` calls zero_grad() after backward()"
+    kept = [statement for index, statement in enumerate(closure.body[:-1]) if index not in (*zero_grads, backwards[0])]
+    reason = why_not_movable(kept)
+    if reason is not None:
+        return f"in the closure `{name}`, {reason}"
+    after = closure.body[backwards[0] + 1:-1]
+    if any(type(node) is ast.Attribute and node.attr == "grad" for statement in after for node in ast.walk(statement)):
+        return f"the closure `{name}` reads .grad after backward()"
+    factory = context.factory
+    receiver = ast.unparse(optimizer)
+    edits = [_deletion(factory, closure.body[index]) for index in (*zero_grads, backwards[0])]
+    edits.append(TextEdit(*factory.span(step.args[0]), f"mindspore.value_and_grad({name}, None, {receiver}.parameters)"))
+    return Fix(
+        title=f"Give the written L-BFGS `mindspore.value_and_grad({name}, None, {receiver}.parameters)` (its step asks it for "
+              "the loss and the grads; zero_grad() and backward() go from the closure)",
+        safe=False,
+        edits=tuple(edits),
+        add_imports=("import mindspore",),
+    )
 
 
 def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
@@ -475,6 +527,20 @@ _FLAGS = (
             loss.backward()  # expect: MS204
             optimizer.step()  # expect: MS204
         """, codes=("MS204",)),
+    Example("mindspore", """
+        import torch
+
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.LBFGS(model.parameters(), lr=0.8)  # expect: MS235
+        data, target = torch.randn(3, 4), torch.randn(3, 2)
+        for step in range(2):
+            def closure():
+                optimizer.zero_grad()  # expect: MS204
+                loss = torch.nn.functional.mse_loss(model(data), target)
+                loss.backward()  # expect: MS204
+                return loss
+            optimizer.step(closure)  # expect: MS204
+        """, codes=("MS204", "MS235")),
 )
 
 RULE = Rule(name="training_step", hooks={LOOP: on_loop}, flags=_FLAGS)

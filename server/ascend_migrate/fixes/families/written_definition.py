@@ -1,0 +1,82 @@
+"""The `written-definition` fix family: a call of a class MindSpore lacks becomes a call of a class the fix writes
+into the program (MS235: `optim.LBFGS(...)` → `LBFGS(...)`, the L-BFGS of fixes/templates/lbfgs.py).
+
+The class's text is the template's (everything below its marker line), inserted once per file before the first
+top-level statement that is not an import, a docstring or a comment just above it: after the imports, so the
+`mindspore` it uses is bound when it runs. A text that already has a top-level `class NAME` gets no second copy
+(a second call in the file, or a fix applied again). Costs one `ast` parse of the text per such fix.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ascend_migrate.fixes.families.base import Rewrite, Span
+from ascend_migrate.pickling import pickled_by_position
+
+if TYPE_CHECKING:
+    from ascend_migrate.fixes.text import LineIndex, TextEdit
+
+
+@pickled_by_position
+@dataclass(frozen=True, slots=True)
+class WrittenDefinition(Rewrite):
+    """`callee`: the span of the called name (`optim.LBFGS`); `template`: the module of fixes/templates whose
+    text is written (`lbfgs`); `name`: the class the template defines, and what the call calls."""
+
+    NAME = "written-definition"
+    SPAN_FIELDS = ("callee",)
+
+    callee: Span
+    template: str
+    name: str
+
+    def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
+        from ascend_migrate.fixes.errors import FixError
+        from ascend_migrate.fixes.templates import written_text
+        from ascend_migrate.fixes.text import TextEdit, newline_of
+
+        try:
+            called = index.slice(*self.callee)
+        except ValueError as error:
+            raise FixError(f"the callee span {list(self.callee)} does not fit the text: {error}") from None
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            raise FixError("the text does not parse") from None
+        edits = [] if called == self.name else [TextEdit(*self.callee, self.name)]
+        if any(type(statement) is ast.ClassDef and statement.name == self.name for statement in tree.body):
+            return edits  # written already
+        try:
+            text = written_text(self.template)
+        except (OSError, ValueError) as error:
+            raise FixError(f"written-definition: {error}") from None
+        defined = re.search(r"^class (\w+)", text, re.MULTILINE)
+        if defined is None:
+            raise FixError(f"written-definition: template {self.template!r} defines no class")
+        text = text[:defined.start(1)] + self.name + text[defined.end(1):]  # the name the call was given
+        line = _insertion_line(tree, index)
+        if line is None:
+            raise FixError("written-definition: the text has no statement after its imports")
+        newline = newline_of(source)
+        written = text.replace("\n", newline) + newline + newline
+        return [TextEdit(line, 1, line, 1, written), *edits]
+
+
+def _insertion_line(tree: ast.Module, index: LineIndex) -> int | None:
+    """The line before which the definition goes: that of the first top-level statement that is not a docstring,
+    an import or a `from __future__` import, moved up over the comment lines right above it."""
+    for position, statement in enumerate(tree.body):
+        docstring = position == 0 and type(statement) is ast.Expr and type(statement.value) is ast.Constant \
+            and isinstance(statement.value.value, str)
+        if docstring or type(statement) in (ast.Import, ast.ImportFrom):
+            continue
+        decorators = getattr(statement, "decorator_list", [])
+        line = min([statement.lineno, *(decorator.lineno for decorator in decorators)])
+        while line > 1 and index.line_text(line - 1).lstrip().startswith("#"):
+            line -= 1
+        return line
+    return None

@@ -1,0 +1,110 @@
+"""`torch.optim.LBFGS` on the MindSpore route (MS235, issue 17), text for text: the constructor calls an L-BFGS
+written into the file (fixes/templates/lbfgs.py, once per file, after the imports), and `optimizer.step(closure)`
+hands it `mindspore.value_and_grad(closure, None, optimizer.parameters)` with zero_grad()/backward() gone from the
+closure. What the written class does not cover stays advice and says why. tests/execution/test_lbfgs.py runs the
+class beside torch's and the fixed time_sequence_prediction."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from ascend_migrate.analysis.engine import analyze
+from ascend_migrate.config import Settings
+from ascend_migrate.fixes import fix_until_stable
+from ascend_migrate.fixes.templates import written_text
+
+OPS_NN, MINT = "2.4", "2.10"
+
+TRAINING = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+    # the model
+    model = nn.Linear(3, 1)
+    criterion = nn.MSELoss()
+    data, target = torch.randn(4, 3), torch.randn(4, 1)
+    optimizer = torch.optim.LBFGS(model.parameters(), lr=0.8{arguments})
+    for i in range(3):
+        def closure():
+            optimizer.zero_grad()
+            loss = criterion(model(data), target)
+            print('loss:', loss.item())
+            loss.backward()
+            return loss
+        optimizer.step(closure)
+""")
+
+
+def findings(source: str, version: str = MINT):
+    return analyze(textwrap.dedent(source), "train.py", Settings(target="mindspore", mindspore_version=version))
+
+
+def fixed(source: str, version: str = MINT) -> str:
+    settings = Settings(target="mindspore", mindspore_version=version)
+    return fix_until_stable(textwrap.dedent(source), lambda text: analyze(text, "train.py", settings), unsafe=True).text
+
+
+def test_the_optimizer_and_its_closure_step_are_rewritten():
+    text = fixed(TRAINING.format(arguments=""))
+    assert [node for node in ast.walk(ast.parse(text)) if isinstance(node, (ast.Import, ast.ImportFrom))
+            and "torch" in ast.unparse(node)] == []
+    assert "\noptimizer = LBFGS(model.get_parameters(), lr=0.8)\n" in text
+    assert "optimizer.step(mindspore.value_and_grad(closure, None, optimizer.parameters))" in text
+    closure = text[text.index("def closure():"):text.index("optimizer.step(")]
+    assert "zero_grad" not in closure and "backward" not in closure and "print('loss:', loss.item())" in closure
+    # the class is written once, whole, after the imports and above the comment of the first statement
+    assert text.count("class LBFGS:") == 1
+    assert written_text("lbfgs") + "\n\n# the model\n" in text
+    assert text.index("import mindspore") < text.index("class LBFGS:")
+    ast.parse(text)
+
+
+def test_fixing_again_writes_nothing_more():
+    once = fixed(TRAINING.format(arguments=""))
+    assert fixed(once) == once
+
+
+def test_each_era_gets_the_same_class():
+    assert written_text("lbfgs") in fixed(TRAINING.format(arguments=""), OPS_NN)
+
+
+def test_a_line_search_stays_advice_saying_why():
+    found = findings(TRAINING.format(arguments=", line_search_fn='strong_wolfe'"))
+    constructor = [finding for finding in found if finding.code == "MS235"]
+    assert len(constructor) == 1 and constructor[0].fix is None
+    assert "line_search_fn='strong_wolfe'" in constructor[0].message and "not written" in constructor[0].message
+
+
+def test_unpacked_arguments_stay_advice():
+    found = findings(TRAINING.format(arguments=", **options").replace("import torch\n", "import torch\noptions = {}\n"))
+    constructor = [finding for finding in found if finding.code == "MS235"]
+    assert len(constructor) == 1 and constructor[0].fix is None and "unpacked" in constructor[0].message
+
+
+def test_an_imported_lbfgs_name_is_not_shadowed():
+    source = TRAINING.format(arguments="").replace("import torch\n", "import torch\nfrom torch.optim import LBFGS\n") \
+        .replace("torch.optim.LBFGS(", "LBFGS(")
+    text = fixed(source)
+    assert "class WrittenLBFGS:" in text and "optimizer = WrittenLBFGS(" in text
+    assert "from torch.optim import LBFGS" not in text
+
+
+def test_a_closure_given_to_another_optimizer_is_advice_saying_why():
+    source = TRAINING.format(arguments="").replace("torch.optim.LBFGS(model.parameters(), lr=0.8)", "torch.optim.SGD(model.parameters(), lr=0.1)")
+    steps = [finding for finding in findings(source) if finding.code == "MS204" and finding.line == 17]
+    assert len(steps) == 1 and steps[0].fix is None
+    assert "given a closure" in steps[0].message and "no L-BFGS optimizer" in steps[0].message
+
+
+def test_a_closure_of_another_shape_is_advice_saying_why():
+    source = TRAINING.format(arguments="").replace("        return loss\n", "        return loss * 1\n")
+    steps = [finding for finding in findings(source) if finding.code == "MS204" and finding.line == 17]
+    assert len(steps) == 1 and steps[0].fix is None
+    assert "is not zero_grad(), the forward pass, `loss.backward()` and `return loss`" in steps[0].message
+
+
+def test_a_closure_reading_grads_is_advice_saying_why():
+    source = TRAINING.format(arguments="").replace("        return loss\n", "        print(model.weight.grad)\n        return loss\n")
+    steps = [finding for finding in findings(source) if finding.code == "MS204" and finding.line == 18]
+    assert len(steps) == 1 and steps[0].fix is None and "reads .grad after backward()" in steps[0].message
