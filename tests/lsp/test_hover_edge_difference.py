@@ -38,7 +38,9 @@ async def test_an_edge_only_difference_is_one_hover_line_and_no_warning(client):
     text = await hover_text(client, uri, 3, 7)
     lines = [line for line in text.split("\n\n") if line.startswith("**Edge inputs:**")]
     assert lines == ["**Edge inputs:** NaN and inf: NaN where the other gives a number; run side by side on the CPU "
-                     "(torch 2.13.0+cpu, mindspore 2.10.0) from float32[3, 4]."]
+                     "(torch 2.13.0+cpu, mindspore 2.10.0) from float32[3, 4]. relu(-0.0) is -0.0 in torch and 0.0 in "
+                     "MindSpore: a zero of the other sign, equal under == and in sums; only signbit, copysign, atan2 or "
+                     "1/x see it (edge-input sweep, run in torch 2.13.0 and mindspore 2.10.0 on the CPU)."]
     assert "Differs only on edge inputs (NaN and inf); ordinary inputs agree." in text
 
 

@@ -1311,3 +1311,102 @@ for _method, _branch in (("long", "master"), ("int", "master"), ("float", "maste
 ADDED_NOTES[("torch.nn.Sequential", "r2.4.10")] = (
     "SequentialCell takes cells, a list or an OrderedDict (names become attributes) and has append, but not torch's "
     "add_module, insert or extend: insert_child_to_cell(name, cell) adds a named cell (run in mindspore 2.10.0)")
+
+# The edge-input sweep (tools/edge_inputs.py; docs/knowledge-base-verification.md, "Edge-input sweep"): every entry the
+# battery can call, run on -0.0 beside +0.0, NaN and ±inf, int64/int32/bool, 0-d and empty tensors and ranges whose end
+# is hit exactly, in torch 2.13.0 and mindspore 2.10.0 on the CPU, results compared by kind, dtype, shape, NaN positions
+# and the sign bit of zeros. (api, MindSpore target) → a difference only such inputs show: it goes into the entry's
+# edge_difference (the hover's "Edge inputs" line, no warning on the call); category and fix stay as they are.
+_SWEPT = " (edge-input sweep, run in torch 2.13.0 and mindspore 2.10.0 on the CPU)"
+_ZERO_SIGN = ("{example}: a zero of the other sign, equal under == and in sums; only signbit, copysign, atan2 or 1/x "
+              "see it" + _SWEPT)
+_SIGNED_DIVISOR = ("{call} with a divisor of -0.0 gives +inf for a negative dividend in torch and -inf in MindSpore "
+                   "(and -inf/+inf for a positive one): MindSpore ignores the sign of a zero divisor" + _SWEPT)
+_UNSORTED_NAN = ("a column holding NaN comes back unsorted from MindSpore's {call} ([nan, -inf, 3.0] stays as it is; "
+                 "torch gives [-inf, 3.0, nan], NaN last), and a 0-d input raises ValueError in MindSpore" + _SWEPT)
+_NONZERO_0D = ("a 0-d input raises RuntimeError in MindSpore (NonZero wants at least one dimension); torch returns a "
+               "[1, 0] index tensor" + _SWEPT)
+_DIGAMMA_EMPTY = ("an empty input raises ValueError in MindSpore (\"the input must have value\"); torch returns an empty "
+                  "tensor" + _SWEPT)
+EDGE_INPUTS = {
+    **{(api, target): _ZERO_SIGN.format(example=example) for api, target, example in (
+        ("torch.expm1", "mindspore.mint.expm1", "expm1(-0.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.special.expm1", "mindspore.mint.special.expm1", "expm1(-0.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.Tensor.expm1", "mindspore.Tensor.expm1", "x.expm1() of -0.0 is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.log1p", "mindspore.mint.log1p", "log1p(-0.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.special.log1p", "mindspore.mint.special.log1p", "log1p(-0.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.Tensor.log1p", "mindspore.Tensor.log1p", "x.log1p() of -0.0 is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.Tensor.frac", "mindspore.Tensor.frac", "x.frac() of -0.0 is 0.0 in torch and -0.0 in MindSpore"),
+        ("torch.nn.ReLU", "mindspore.mint.nn.ReLU", "ReLU of -0.0 is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.nn.functional.relu", "mindspore.mint.nn.functional.relu", "relu(-0.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.clamp", "mindspore.mint.clamp", "clamp(-0.0, min=0.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.Tensor.clamp", "mindspore.Tensor.clamp", "x.clamp(min=0.0) of -0.0 is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.clip", "mindspore.ops.clip", "clip(-0.0, min=0.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.Tensor.clip", "mindspore.Tensor.clip", "x.clip(min=0.0) of -0.0 is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.fmod", "mindspore.mint.fmod", "fmod(-4.0, 2.0) is -0.0 in torch (the dividend's sign) and 0.0 in MindSpore"),
+        ("torch.Tensor.fmod", "mindspore.Tensor.fmod", "x.fmod(2.0) of -4.0 is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.remainder", "mindspore.mint.remainder", "remainder(-4.0, 2.0) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.Tensor.remainder", "mindspore.Tensor.remainder", "x.remainder(2.0) of -4.0 is -0.0 in torch and 0.0 in "
+                                                                 "MindSpore"),
+        ("torch.maximum", "mindspore.mint.maximum", "maximum(-0.0, 0.0) is -0.0 in torch and 0.0 in MindSpore (torch "
+                                                    "keeps the first operand's zero, MindSpore the second's)"),
+        ("torch.Tensor.maximum", "mindspore.Tensor.maximum", "x.maximum(y) of -0.0 and 0.0 is -0.0 in torch and 0.0 in "
+                                                             "MindSpore"),
+        ("torch.minimum", "mindspore.mint.minimum", "minimum(-0.0, 0.0) is -0.0 in torch and 0.0 in MindSpore (torch "
+                                                    "keeps the first operand's zero, MindSpore the second's)"),
+        ("torch.Tensor.minimum", "mindspore.Tensor.minimum", "x.minimum(y) of -0.0 and 0.0 is -0.0 in torch and 0.0 in "
+                                                             "MindSpore"),
+        ("torch.fmax", "mindspore.ops.fmax", "fmax(-0.0, 0.0) is -0.0 in torch and 0.0 in MindSpore (torch keeps the "
+                                             "first operand's zero, MindSpore the second's)"),
+        ("torch.Tensor.fmax", "mindspore.Tensor.fmax", "x.fmax(y) of -0.0 and 0.0 is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.nn.Softshrink", "mindspore.mint.nn.Softshrink", "negative inputs inside [-lambd, lambd] (and -0.0) give "
+                                                                "-0.0 in torch and 0.0 in MindSpore"),
+        ("torch.nn.functional.softshrink", "mindspore.mint.nn.functional.softshrink", "negative inputs inside [-lambd, "
+                                                                                      "lambd] (and -0.0) give -0.0 in "
+                                                                                      "torch and 0.0 in MindSpore"),
+        ("torch.nn.functional.prelu", "mindspore.mint.nn.functional.prelu", "a zero in the result has the other sign "
+                                                                            "on -0.0 inputs"),
+        ("torch.Tensor.cumsum", "mindspore.Tensor.cumsum", "x.cumsum(0) of [-0.0, -0.0] is [0.0, 0.0] in torch and "
+                                                           "[-0.0, -0.0] in MindSpore"),
+        ("torch.lerp", "mindspore.mint.lerp", "lerp(-0.0, -0.0, 0.5) is -0.0 in torch and 0.0 in MindSpore"),
+        ("torch.Tensor.lerp", "mindspore.Tensor.lerp", "x.lerp(y, w) where x and y hold -0.0 gives zeros of the other "
+                                                       "sign"),
+        ("torch.logcumsumexp", "mindspore.ops.logcumsumexp", "logcumsumexp([-0.0, -0.0], 0) starts with 0.0 in torch and "
+                                                             "-0.0 in MindSpore"),
+        ("torch.Tensor.logcumsumexp", "mindspore.Tensor.logcumsumexp", "x.logcumsumexp(0) of [-0.0, -0.0] starts with 0.0 "
+                                                                       "in torch and -0.0 in MindSpore"),
+        ("torch.addr", "mindspore.ops.addr", "a zero in the result is -0.0 in torch and 0.0 in MindSpore on -0.0 inputs"),
+        ("torch.Tensor.addr", "mindspore.Tensor.addr", "a zero in the result is -0.0 in torch and 0.0 in MindSpore on -0.0 "
+                                                       "inputs"),
+    )},
+    **{(api, target): _SIGNED_DIVISOR.format(call=call) for api, target, call in (
+        ("torch.div", "mindspore.mint.div", "div"), ("torch.Tensor.div", "mindspore.Tensor.div", "x.div(y)"),
+        ("torch.divide", "mindspore.mint.divide", "divide"), ("torch.Tensor.divide", "mindspore.Tensor.divide", "x.divide(y)"),
+        ("torch.true_divide", "mindspore.ops.true_divide", "true_divide"),
+        ("torch.Tensor.true_divide", "mindspore.Tensor.true_divide", "x.true_divide(y)"),
+        ("torch.floor_divide", "mindspore.ops.floor_divide", "floor_divide"),
+        ("torch.Tensor.floor_divide", "mindspore.Tensor.floor_divide", "x.floor_divide(y)"),
+        ("torch.addcdiv", "mindspore.ops.addcdiv", "addcdiv(x, t1, t2)"),
+    )},
+    ("torch.copysign", "mindspore.ops.copysign"): (
+        "copysign(x, -0.0) is -|x| in torch and +|x| in MindSpore, which reads the sign as y < 0, not the sign bit "
+        "(copysign(-1.0, -0.0): torch -1.0, MindSpore 1.0)" + _SWEPT),
+    ("torch.Tensor.copysign", "mindspore.Tensor.copysign"): (
+        "x.copysign(-0.0) is -|x| in torch and +|x| in MindSpore, which reads the sign as y < 0, not the sign bit" + _SWEPT),
+    ("torch.msort", "mindspore.ops.msort"): _UNSORTED_NAN.format(call="msort"),
+    ("torch.Tensor.msort", "mindspore.Tensor.msort"): _UNSORTED_NAN.format(call="x.msort()"),
+    ("torch.nonzero", "mindspore.mint.nonzero"): _NONZERO_0D,
+    ("torch.Tensor.nonzero", "mindspore.Tensor.nonzero"): _NONZERO_0D,
+    ("torch.nn.LPPool2d", "mindspore.nn.LPPool2d"): "a window holding NaN pools to 0.0 in MindSpore and to NaN in torch" + _SWEPT,
+    ("torch.digamma", "mindspore.ops.digamma"): _DIGAMMA_EMPTY,
+    ("torch.Tensor.digamma", "mindspore.Tensor.digamma"): _DIGAMMA_EMPTY,
+    ("torch.igamma", "mindspore.ops.igamma"): ("igamma(0.0, x) (and igamma(-0.0, x)) is 1.0 in torch and NaN in MindSpore "
+                                               "(igamma(0.0, 1.0) run)" + _SWEPT),
+    ("torch.Tensor.igamma", "mindspore.Tensor.igamma"): ("x.igamma(y) with x = 0.0 or -0.0 is 1.0 in torch and NaN in "
+                                                         "MindSpore" + _SWEPT),
+}
+# A difference the sweep showed on ordinary inputs: torch.range(0, 4, 1) returns float32 (torch.range gives the default
+# float dtype for integer arguments too), ops.range(0, 4, 1) int64; its inclusive end is noted above.
+ADDED_NOTES[("torch.range", "r2.4.10")] += (
+    "; integer arguments give float32 in torch (torch.range(0, 4, 1)) and int64 in ops.range, and ops.range has no "
+    "default step (ops.range(0, 4) raises TypeError)" + _SWEPT)

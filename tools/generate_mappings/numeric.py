@@ -1,7 +1,8 @@
 """Side-by-side runs (`ascend-migrate kb verify --numeric`, recorded in mappings/verification/numeric.yaml)
 folded into the entries they checked: agreement goes into `verified`, a disagreement makes the entry ms-differs
 (never a safe fix) with what differs and on which inputs, and a safe fix the battery did not run in the forms it
-writes is downgraded to unsafe."""
+writes is downgraded to unsafe. The edge-input sweep's differences (corrections.EDGE_INPUTS, tools/edge_inputs.py) go
+into the entry's edge_difference beside the run's."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 from pathlib import Path
 
 import yaml
-from tools.generate_mappings.corrections import EDGE_IS_ORDINARY
+from tools.generate_mappings.corrections import EDGE_INPUTS, EDGE_IS_ORDINARY
 
 from ascend_migrate.kb.versions import parse_range, parse_version
 
@@ -71,6 +72,10 @@ class NumericRecord:
         """Updates an entry from its run; returns the outcome when it changed the entry's category."""
         result = self.result(entry)
         changed = self._fold(entry, result) if result is not None else None
+        swept = EDGE_INPUTS.get((entry["api"], entry.get("target"))) if result is not None else None
+        if swept:  # the edge-input sweep's difference: shown in the hover, category and fix unchanged
+            earlier = entry.get("edge_difference", "")
+            entry["edge_difference"] = f"{earlier} {swept}." if earlier else f"{swept}."  # swept starts with a name
         if entry.get("fix") == "safe":
             reason = exercised(entry, result, self.mindspore)
             if reason is not None:
