@@ -22,6 +22,8 @@ def test_signed_zeros_and_nan_positions_are_compared_exactly_where_allclose_sees
     assert exact_differences(numpy, [torch_side], [numpy.array([-0.0, 1.0, numpy.nan, -numpy.inf], dtype=numpy.float32)]) \
         == ["values differ (1 of 4): torch inf, mindspore -inf"]
     assert exact_differences(numpy, [torch_side], [torch_side.copy()]) == []
+    polar = numpy.array([complex(numpy.inf, numpy.inf), 1j], dtype=numpy.complex64)  # isclose calls these apart
+    assert exact_differences(numpy, [polar], [polar.copy()]) == []
 
 
 def test_dtype_shape_and_the_number_of_results_are_differences_of_their_own():
@@ -32,6 +34,10 @@ def test_dtype_shape_and_the_number_of_results_are_differences_of_their_own():
     assert exact_differences(numpy, [integers, integers], [integers]) == ["torch returns 2 values, mindspore 1"]
     # without values (an empty tensor's reduction reads uninitialised memory) only dtype and shape count
     assert exact_differences(numpy, [integers], [numpy.array([7, 9])], values=False) == []
+    # another order is a difference (a sort is about order), except where neither side promises one (eigenvalues)
+    ascending, descending = numpy.array([1.0, 2.0, 3.0]), numpy.array([3.0, 2.0, 1.0])
+    assert exact_differences(numpy, [ascending], [descending]) == ["values differ (2 of 3): torch 1.0, mindspore 3.0"]
+    assert exact_differences(numpy, [ascending], [descending], any_order=True) == []
 
 
 def test_real_entries_show_the_fifth_samples_edge_errors_and_a_plain_rename_shows_none():
