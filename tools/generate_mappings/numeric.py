@@ -73,9 +73,21 @@ class NumericRecord:
         result = self.result(entry)
         changed = self._fold(entry, result) if result is not None else None
         swept = EDGE_INPUTS.get((entry["api"], entry.get("target"))) if result is not None else None
-        if swept:  # the edge-input sweep's difference: shown in the hover, category and fix unchanged
+        if swept:  # the edge-input sweep's difference: shown in the hover, as the battery's own edge differences are
             earlier = entry.get("edge_difference", "")
             entry["edge_difference"] = f"{earlier} {swept}." if earlier else f"{swept}."  # swept starts with a name
+            if entry["category"] == "ms-equivalent":
+                # an entry called consistent must pass every input it was run on (issue 16); one that differs only
+                # on edge inputs is ms-differs at info severity (the hover, not a warning on every call), no safe fix
+                entry["category"] = "ms-differs"
+                entry.pop("code", None)
+                entry["severity"] = "info"
+                if entry.get("fix") == "safe":
+                    entry["fix"] = "unsafe"
+                    entry["verified"] = f"{entry.get('verified', '')}; not a safe fix: the edge-input sweep found a difference"
+                note = "Differs only on edge inputs (see the edge difference); ordinary inputs agree."
+                entry["note"] = f"{entry['note']} {note}" if entry.get("note") else note
+                changed = changed or "differ"
         if entry.get("fix") == "safe":
             reason = exercised(entry, result, self.mindspore)
             if reason is not None:
