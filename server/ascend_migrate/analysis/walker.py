@@ -113,7 +113,7 @@ class Walker:
         context.resolve_with(self)
         # The rules' handlers per event, from their declarations (and the pattern matchers this view has
         # entries for); each is called directly where the walker visits that event.
-        hooks = build_hooks(RULES, context.view.patterns)
+        hooks = build_hooks(RULES, context.view.patterns, context.route)
         self._on_import = hooks[IMPORT]
         self._on_reference = hooks[REFERENCE]
         self._on_attribute = hooks[ATTRIBUTE]

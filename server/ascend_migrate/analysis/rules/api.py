@@ -72,6 +72,9 @@ class Rule:
     matchers: Mapping[str, Matcher] = field(default_factory=dict)  # pattern name → matcher
     flags: tuple[Example, ...] = ()  # code the rule must flag
     leaves_alone: tuple[Example, ...] = ()  # code the rule must leave alone (no `# expect:`; `codes` say which)
+    # The routes the rule acts on (empty: every route). A rule of one route is not installed on the other, so the
+    # walker does not call it on every event only for it to return (the npu route walks the most code).
+    routes: frozenset[str] = frozenset()
 
 
 class RuleContext:
@@ -147,13 +150,15 @@ class RuleContext:
         self.planned = {}
 
 
-def build_hooks(rules: Iterable[Rule], active_patterns: Mapping[str, object]) -> dict[str, tuple[Handler, ...]]:
-    """Each event's handlers, in the order of `rules`: every declared hook, and the matchers whose pattern name
-    has entries in this view (`active_patterns`). CALL matchers with callees share one handler per rule that
-    looks the callee up once."""
+def build_hooks(rules: Iterable[Rule], active_patterns: Mapping[str, object], route: str | None = None) -> dict[str, tuple[Handler, ...]]:
+    """Each event's handlers, in the order of `rules`: every declared hook of the rules acting on `route` (all
+    rules when None), and the matchers whose pattern name has entries in this view (`active_patterns`). CALL
+    matchers with callees share one handler per rule that looks the callee up once."""
     hooks: dict[str, list[Handler]] = {event: [] for event in EVENTS}
     installed: set[int] = set()
     for rule in rules:
+        if route is not None and rule.routes and route not in rule.routes:
+            continue
         for event, handler in rule.hooks.items():
             if event not in hooks:
                 raise ValueError(f"rule {rule.name!r} declares unknown event {event!r}; events are {list(EVENTS)}")

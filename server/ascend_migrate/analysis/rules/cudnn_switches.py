@@ -118,4 +118,4 @@ _FLAGS = (
         """, codes=("MS102", "MS103")),
 )
 
-RULE = Rule(name="cudnn_switches", hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS)
+RULE = Rule(name="cudnn_switches", routes=frozenset({ROUTE_MINDSPORE}), hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS)

@@ -56,4 +56,4 @@ _FLAGS = (
         """, codes=("MS205",)),
 )
 
-RULE = Rule(name="device_choice", hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS)
+RULE = Rule(name="device_choice", routes=frozenset({ROUTE_MINDSPORE}), hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS)

@@ -178,4 +178,4 @@ _FLAGS = (
         """, codes=("MS201", "MS202")),
 )
 
-RULE = Rule(name="keras_layer_class", hooks={CLASS_DEFINITION: on_class}, flags=_FLAGS)
+RULE = Rule(name="keras_layer_class", routes=frozenset({ROUTE_MINDSPORE}), hooks={CLASS_DEFINITION: on_class}, flags=_FLAGS)

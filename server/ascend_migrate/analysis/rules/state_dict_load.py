@@ -79,4 +79,4 @@ _FLAGS = (
         """, codes=("MS206",)),
 )
 
-RULE = Rule(name="state_dict_load", hooks={CALL: on_call}, flags=_FLAGS)
+RULE = Rule(name="state_dict_load", routes=frozenset({ROUTE_MINDSPORE}), hooks={CALL: on_call}, flags=_FLAGS)

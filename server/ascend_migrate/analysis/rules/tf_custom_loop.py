@@ -382,7 +382,7 @@ _FLAGS = (
         """, codes=("MS258", "MS259", "MS260", "MS262")),
 )
 
-RULE = Rule(name="tf_custom_loop", hooks={FUNCTION_DEFINITION: on_function, LOOP: on_loop},
+RULE = Rule(name="tf_custom_loop", routes=frozenset({ROUTE_MINDSPORE}), hooks={FUNCTION_DEFINITION: on_function, LOOP: on_loop},
             matchers={OPTIMIZER: Matcher(ASSIGNMENT, on_assignment), LOSS: Matcher(ASSIGNMENT, on_loss_assignment),
                       TRAINING_ARGUMENT: Matcher(CALL, on_call)},
             flags=_FLAGS)

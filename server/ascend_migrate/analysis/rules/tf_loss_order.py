@@ -148,4 +148,4 @@ _FLAGS = (
         """, codes=("MS269",)),
 )
 
-RULE = Rule(name="tf_loss_order", matchers={LOSS: Matcher(ASSIGNMENT, on_assignment)}, hooks={CALL: on_call}, flags=_FLAGS)
+RULE = Rule(name="tf_loss_order", routes=frozenset({ROUTE_MINDSPORE}), matchers={LOSS: Matcher(ASSIGNMENT, on_assignment)}, hooks={CALL: on_call}, flags=_FLAGS)

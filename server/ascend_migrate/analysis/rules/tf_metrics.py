@@ -128,4 +128,4 @@ _FLAGS = (
         """, codes=("MS261",)),
 )
 
-RULE = Rule(name="tf_metrics", hooks={CALL: on_call}, matchers={METRIC: Matcher(ASSIGNMENT, on_assignment)}, flags=_FLAGS)
+RULE = Rule(name="tf_metrics", routes=frozenset({ROUTE_MINDSPORE}), hooks={CALL: on_call}, matchers={METRIC: Matcher(ASSIGNMENT, on_assignment)}, flags=_FLAGS)

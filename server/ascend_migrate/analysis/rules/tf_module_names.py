@@ -102,5 +102,5 @@ _FLAGS = (
         """, codes=("MS267", "MS268")),
 )
 
-RULE = Rule(name="tf_module_names", hooks={CALL: on_print},
+RULE = Rule(name="tf_module_names", routes=frozenset({ROUTE_MINDSPORE}), hooks={CALL: on_print},
             matchers={VERSION: Matcher(REFERENCE, on_reference), NEWAXIS: Matcher(REFERENCE, on_reference)}, flags=_FLAGS)

@@ -543,4 +543,4 @@ _FLAGS = (
         """, codes=("MS204", "MS235")),
 )
 
-RULE = Rule(name="training_step", hooks={LOOP: on_loop}, flags=_FLAGS)
+RULE = Rule(name="training_step", routes=frozenset({ROUTE_MINDSPORE}), hooks={LOOP: on_loop}, flags=_FLAGS)
