@@ -18,9 +18,11 @@ def source_text(context, node: ast.AST) -> str:
     return "\n".join(parts)
 
 
-def renamed_call(context, entry, span, root, call: ast.Call, arguments: list[str], title: str) -> Fix | None:
+def renamed_call(context, entry, span, root, call: ast.Call, arguments: list[str], title: str,
+                 imports: tuple[str, ...] = ()) -> Fix | None:
     """The call replaced by the entry's target called with `arguments` (source texts, keywords as `name=value`);
-    None when the target cannot be written here. The title names what is written beside the rename."""
+    None when the target cannot be written here. The title names what is written beside the rename; `imports` are
+    what the arguments need besides the target's own (`import mindspore` for an initializer written out)."""
     rename = context.factory.rename_fix(entry, span, root)
     if rename is None or not rename.edits:
         return None
@@ -30,6 +32,6 @@ def renamed_call(context, entry, span, root, call: ast.Call, arguments: list[str
         title=f"Replace with `{callee}(...)` {title}",
         safe=False,
         edits=(TextEdit(line, column, end_line, end_column, f"{callee}({', '.join(arguments)})"),),
-        add_imports=tuple(dict.fromkeys((*rename.add_imports, "import mindspore"))),
+        add_imports=tuple(dict.fromkeys((*rename.add_imports, *imports))),
         remove_imports=rename.remove_imports,
     )

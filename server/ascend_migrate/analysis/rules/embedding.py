@@ -32,7 +32,8 @@ def _ops_nn_embedding(context, entry, node, call, span, root) -> Fix | None:
     if len(arguments) != 2:
         return None
     arguments.append("embedding_table=mindspore.common.initializer.Normal(1.0)")
-    return renamed_call(context, entry, span, root, call, arguments, "with torch's N(0, 1) table written out")
+    return renamed_call(context, entry, span, root, call, arguments, "with torch's N(0, 1) table written out",
+                        imports=("import mindspore",))
 
 
 BUILDERS = {(ROUTE_MINDSPORE, "torch.nn.Embedding"): _ops_nn_embedding}

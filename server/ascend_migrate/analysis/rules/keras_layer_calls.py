@@ -12,10 +12,11 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.call_rewrite import source_text
 from ascend_migrate.analysis.rules.keras_block_sizes import planned_fix
 from ascend_migrate.analysis.rules.keras_layers import NotConverted
 from ascend_migrate.analysis.rules.keras_sequence_layers import convert
-from ascend_migrate.analysis.rules.structure_fixes import NotFixed, source_text
+from ascend_migrate.analysis.rules.structure_fixes import NotFixed
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 

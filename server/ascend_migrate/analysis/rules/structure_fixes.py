@@ -13,7 +13,7 @@ from typing import Any
 
 from ascend_migrate.analysis.dictionary_keys import dictionary_keys
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.call_rewrite import source_text
+from ascend_migrate.analysis.rules.call_rewrite import renamed_call, source_text
 from ascend_migrate.analysis.rules.cell_dtype import METHOD_BUILDERS as CAST_METHOD_BUILDERS
 from ascend_migrate.analysis.rules.device_flags import METHOD_BUILDERS as DEVICE_FLAG_BUILDERS
 from ascend_migrate.analysis.rules.embedding import BUILDERS as EMBEDDING_BUILDERS
@@ -391,9 +391,6 @@ def _ops_nn_convolution(context, entry, node, call, span, root) -> Fix | None:
         return None  # padding_mode, device, dtype, ...: no counterpart here
     if "Transpose" in entry.api and any(name == "output_padding" for name in order[4:len(call.args)]):
         return None
-    rename = context.factory.rename_fix(entry, span, root)
-    if rename is None or not rename.edits:
-        return None
     passed = {name: source_text(context, argument) for name, argument in zip(order, call.args, strict=False)}
     passed.update({keyword.arg: source_text(context, keyword.value) for keyword in call.keywords})
     if passed.get("output_padding", "0") != "0":
@@ -409,15 +406,8 @@ def _ops_nn_convolution(context, entry, node, call, span, root) -> Fix | None:
     keywords = {_CONVOLUTION_NAMES.get(name, name): value for name, value in passed.items()}
     keywords.setdefault("has_bias", "True")
     keywords = {"pad_mode": '"pad"', **keywords}
-    arguments = ", ".join([*positional, *(f"{name}={value}" for name, value in keywords.items())])
-    line, column, end_line, end_column = context.factory.span(call)
-    return Fix(
-        title=f"Replace with `{rename.edits[0].new_text}(...)` with pad_mode=\"pad\" and has_bias written out",
-        safe=False,
-        edits=(TextEdit(line, column, end_line, end_column, f"{rename.edits[0].new_text}({arguments})"),),
-        add_imports=rename.add_imports,
-        remove_imports=rename.remove_imports,
-    )
+    arguments = [*positional, *(f"{name}={value}" for name, value in keywords.items())]
+    return renamed_call(context, entry, span, root, call, arguments, 'with pad_mode="pad" and has_bias written out')
 
 
 def _ops_flatten(context, entry, node, call, span, root) -> Fix | None:
@@ -489,21 +479,11 @@ def _ops_nn_torch_default(context, entry, node, call, span, root) -> Fix | None:
     passed = [k.arg for k in call.keywords]
     if None in passed or any(name in ("size_average", "reduce") for name in passed):
         return None  # **options, or torch's deprecated switches: nothing here says what they mean
-    rename = context.factory.rename_fix(entry, span, root)
-    if rename is None or not rename.edits:
-        return None
     arguments = [source_text(context, argument) for argument in call.args]
     arguments += [f"{k.arg}={source_text(context, k.value)}" for k in call.keywords]
     if keyword not in passed:
         arguments.append(f"{keyword}={torch_default}")
-    line, column, end_line, end_column = context.factory.span(call)
-    return Fix(
-        title=f"Replace with `{rename.edits[0].new_text}(...)` with torch's {keyword}={torch_default} written out",
-        safe=False,
-        edits=(TextEdit(line, column, end_line, end_column, f"{rename.edits[0].new_text}({', '.join(arguments)})"),),
-        add_imports=rename.add_imports,
-        remove_imports=rename.remove_imports,
-    )
+    return renamed_call(context, entry, span, root, call, arguments, f"with torch's {keyword}={torch_default} written out")
 
 
 BUILDERS.update({(ROUTE_MINDSPORE, api): _ops_nn_torch_default for api in _OPS_NN_DEFAULTS})
