@@ -94,6 +94,7 @@ _CODE_TABLE = (
     CodeInfo("MS224", "ms-structure", "layer-parameter-inplace-init", "An in-place init of a layer's parameter (m.weight.data.normal_(0, 0.02)) becomes set_data(initializer(...))."),
     CodeInfo("MS230", "ms-structure", "tensor-format-spec", "A format spec applied to a tensor: mindspore.Tensor.__format__ takes none; format x.item()."),
     CodeInfo("MS235", "ms-structure", "written-lbfgs", "torch.optim.LBFGS becomes an L-BFGS written into the program (torch's algorithm without line search): mindspore has none."),
+    CodeInfo("MS236", "ms-structure", "written-recurrent-cell", "An LSTMCell/GRUCell/RNNCell in a program that computes in float64 becomes a cell written into the program: mindspore's take float32/float16 only."),
     CodeInfo("MS255", "ms-structure", "keras-model-to-cell", "A functional or Sequential Keras model becomes an nn.Cell whose layers get their input sizes."),
     CodeInfo("MS256", "ms-structure", "keras-compile-fit", "model.compile()/fit() become mindspore.train.Model(...) and its fit() on a mindspore.dataset."),
     CodeInfo("MS257", "ms-structure", "tf-data-pipeline", "A tf.data pipeline from arrays becomes a mindspore.dataset NumpySlicesDataset."),

@@ -4,8 +4,8 @@ The class (server/ascend_migrate/fixes/templates/lbfgs.py) runs beside torch 2.1
 data and start weights, in float64: the parameters after every `step`, the losses it returns and its iteration
 and evaluation counts must agree, over more iterations than its history holds (the oldest (s, y) pairs dropped)
 and through its stopping rules. Then a program using LBFGS with a closure is fixed with `fix --write --unsafe`
-and trains to torch's weights; and time_sequence_prediction, fixed, trains to its end once its model computes in
-float32 (mindspore.nn.LSTMCell takes no float64 input: its own corpus row stops there).
+and trains to torch's weights; and time_sequence_prediction with its model in float32, fixed, trains to its end with
+mindspore.nn's own LSTMCell (its corpus row runs it in float64, where the fix writes the cells: MS236).
 
 Why not mindspore.scipy.optimize.minimize (measured, and checked again here): it minimises a function of one flat
 vector, and writing the vector into a Cell's Parameters inside that function leaves its gradient zero (0 iterations);
@@ -170,8 +170,8 @@ def test_a_fixed_program_trains_to_torchs_weights(tmp_path):
 
 
 CORPUS = Path(__file__).parent / "corpus" / "time_sequence_prediction"
-# The corpus program with its model and data in float32 (torch's own program casts to float64, which
-# mindspore.nn.LSTMCell refuses): the rest, LBFGS and its closure included, as written.
+# The corpus program with its model and data in float32 (torch's own program casts to float64, where the fix writes
+# its LSTMCells into the file, MS236): here mindspore.nn.LSTMCell is kept; the rest, LBFGS and its closure, as written.
 FLOAT32 = (("    seq.double()\n", ""), (".astype('float64')", ".astype('float32')"), ("dtype=torch.double", "dtype=torch.float"))
 
 
@@ -187,6 +187,7 @@ def test_time_sequence_prediction_in_float32_trains_to_its_end(tmp_path):
                           "--mindspore-version", "2.4", "."], cwd=program, capture_output=True, text=True, timeout=600)
     assert fix.returncode in (0, 1) and "Traceback" not in fix.stderr, fix.stderr
     fixed = (program / "train.py").read_text(encoding="utf-8")
+    assert "self.lstm1 = mindspore.nn.LSTMCell(1, 51)" in fixed and "class LSTMCell" not in fixed  # float32: no cell written
     assert not [node for node in ast.walk(ast.parse(fixed)) if isinstance(node, (ast.Import, ast.ImportFrom)) and "torch" in ast.unparse(node)]
     # one step (the corpus default) of up to 20 closure evaluations: measured 92 s of CPU (8.5 min wall on the shared cores)
     run = subprocess.run([sys.executable, "train.py", "--steps", "1"], cwd=program, capture_output=True, text=True,

@@ -41,6 +41,9 @@ class Chunk:
     # the first line of earlier chunks whose text a rule read for this chunk's findings (a module-level Keras
     # model made of the statements above it): an edit from there on needs this chunk walked again
     reads_from: int | None = None
+    # a rule read the text after the chunk for its findings (rules/recurrent_cells.py: does the file compute in
+    # float64): an edit anywhere below needs this chunk walked again
+    reads_later: bool = False
     # module-level functions it defines, calls and uses (walker.function_records; from its walk without hints) and
     # the parameter hints its findings were made with (analysis/call_sites.py)
     function_records: tuple = ()

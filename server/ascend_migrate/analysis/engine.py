@@ -354,6 +354,7 @@ class ChunkRunner:
             chunk.written = tuple(self.walker.module_writes)
             chunk.referenced = frozenset(self.walker.referenced)
             chunk.reads_from = self.context.reads_from
+            chunk.reads_later = self.context.reads_later
             chunk.function_records = tuple(self.walker.function_records)
 
     def _refresh_import_names(self) -> None:

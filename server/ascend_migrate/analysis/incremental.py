@@ -117,6 +117,8 @@ def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit
         return None
     if any(chunk.reads_from is not None and chunk.reads_from <= chunks[last].end for chunk in chunks[last + 1:]):
         return None  # a later chunk's findings were computed from the edited text (RuleContext.read_earlier_lines)
+    if any(chunk.reads_later for chunk in chunks[:first]):
+        return None  # so were an earlier chunk's (RuleContext.read_later_lines)
     old_region = chunks[first:last + 1]
     old_names = _bound_names(old_region)
 
@@ -251,6 +253,7 @@ def _shifted(chunk: Chunk, delta: int) -> Chunk:
         referenced=chunk.referenced,
         class_infos=chunk.class_infos,
         reads_from=chunk.reads_from + delta if chunk.reads_from is not None else None,
+        reads_later=chunk.reads_later,
         function_records=chunk.function_records,
         hints=chunk.hints,
     )

@@ -101,6 +101,7 @@ class RuleContext:
         self._reported: set[tuple[Span, str]] = set()
         self._module_scope: Callable[[], dict] = dict
         self.reads_from: int | None = None  # see read_earlier_lines
+        self.reads_later = False  # see read_later_lines
         # Fixes a rule worked out from an enclosing node (a class) for calls the walk reaches later, by the call's span.
         self.planned: dict[Span, Any] = {}
 
@@ -142,11 +143,17 @@ class RuleContext:
         of earlier chunks): an incremental analysis then walks it again after an edit there."""
         self.reads_from = first_line if self.reads_from is None else min(self.reads_from, first_line)
 
+    def read_later_lines(self) -> None:
+        """Say that this chunk's findings were computed from the module's text after it too (whether the file
+        computes in float64): an incremental analysis then walks it again after an edit anywhere below."""
+        self.reads_later = True
+
     def reset(self) -> None:
         """Start a new chunk: findings and de-duplication are per chunk."""
         self.findings = []
         self._reported = set()
         self.reads_from = None
+        self.reads_later = False
         self.planned = {}
 
 

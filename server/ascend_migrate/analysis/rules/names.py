@@ -13,6 +13,8 @@ from ascend_migrate.analysis.rules.data_parallel_call import BUILDERS as DATA_PA
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
 from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
 from ascend_migrate.analysis.rules.lbfgs import BUILDERS as LBFGS_BUILDERS
+from ascend_migrate.analysis.rules.recurrent_cells import BUILDERS as RECURRENT_CELL_BUILDERS
+from ascend_migrate.analysis.rules.recurrent_cells import CELLS, entries_for_cell
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
@@ -40,7 +42,8 @@ VERSION_GAP = dataclasses.replace(
     provenance="the knowledge base: the name's entries are for other MindSpore versions",
     note="", suggestion="find its counterpart for this MindSpore version by hand, or set mindspore-version to yours")
 # (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
-_BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS, **BUILDERS}
+_BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS,
+             **RECURRENT_CELL_BUILDERS, **BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 
 
@@ -74,6 +77,8 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
             entry = GENERIC_UNSUPPORTED if elsewhere is None else _version_gap(context, elsewhere)
             context.add(context.factory.finding(entry, span, "exact", api=qualified))
         return
+    if canonical in CELLS:
+        entries = entries_for_cell(context, entries, call)
     factory = context.factory
     span = factory.span(node)
     for entry in entries:

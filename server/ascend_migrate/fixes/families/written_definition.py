@@ -1,7 +1,8 @@
 """The `written-definition` fix family: a call of a class MindSpore lacks becomes a call of a class the fix writes
 into the program (MS235: `optim.LBFGS(...)` → `LBFGS(...)`, the L-BFGS of fixes/templates/lbfgs.py).
 
-The class's text is the template's (everything below its marker line), inserted once per file before the first
+The class's text is the template's: everything below its marker line (`lbfgs`), or one class of the template
+module (`recurrent_cells:LSTMCell`, MS236), inserted once per file before the first
 top-level statement that is not an import, a docstring or a comment just above it: after the imports, so the
 `mindspore` it uses is bound when it runs. A text that already has a top-level `class NAME` gets no second copy
 (a second call in the file, or a fix applied again). Costs one `ast` parse of the text per such fix.
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class WrittenDefinition(Rewrite):
     """`callee`: the span of the called name (`optim.LBFGS`); `template`: the module of fixes/templates whose
-    text is written (`lbfgs`); `name`: the class the template defines, and what the call calls."""
+    text is written (`lbfgs`), or `module:Class` for one class of it; `name`: the class the template defines, and
+    what the call calls."""
 
     NAME = "written-definition"
     SPAN_FIELDS = ("callee",)
@@ -36,7 +38,7 @@ class WrittenDefinition(Rewrite):
 
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         from ascend_migrate.fixes.errors import FixError
-        from ascend_migrate.fixes.templates import written_text
+        from ascend_migrate.fixes.templates import class_source, written_text
         from ascend_migrate.fixes.text import TextEdit, newline_of
 
         try:
@@ -51,8 +53,9 @@ class WrittenDefinition(Rewrite):
         if any(type(statement) is ast.ClassDef and statement.name == self.name for statement in tree.body):
             return edits  # written already
         try:
-            text = written_text(self.template)
-        except (OSError, ValueError) as error:
+            module, _, class_name = self.template.partition(":")
+            text = class_source(module, class_name) + "\n" if class_name else written_text(module)
+        except (OSError, ValueError, LookupError) as error:
             raise FixError(f"written-definition: {error}") from None
         defined = re.search(r"^class (\w+)", text, re.MULTILINE)
         if defined is None:
