@@ -209,7 +209,11 @@ def headline(entry: Entry, api: str) -> str:
         # knowing there is none (torch.linalg.svd: mindspore.ops.svd exists).
         text = f"`{api}` has no entry in the knowledge base" if entry.api == "*" else f"`{api}` has no MindSpore equivalent"
     elif category == "npu-rename":
-        text = f"`{api}` is CUDA-specific; on Ascend use {target}" if target else f"`{api}` is CUDA-specific"
+        if target and not _CUDA_WORDS.search(api):
+            # torch.profiler.profile → torch_npu.profiler.profile: a counterpart, but nothing of it is CUDA's
+            text = f"`{api}` has an Ascend counterpart; on Ascend use {target}"
+        else:
+            text = f"`{api}` is CUDA-specific; on Ascend use {target}" if target else f"`{api}` is CUDA-specific"
     elif category == "npu-affinity":
         text = f"`{api}` has an NPU-affine replacement: {target}" if target else f"`{api}` has an NPU-affine replacement"
     elif category == "npu-dynamic-shape":
@@ -226,6 +230,10 @@ def headline(entry: Entry, api: str) -> str:
     if note:
         text = f"{text}: {full_note(note)}"
     return text
+
+
+# Names of NVIDIA's stack: an npu-rename row's name with none of them (torch.profiler.ProfilerActivity.CPU) is not CUDA's.
+_CUDA_WORDS = re.compile(r"cuda|gpu|nccl|nvtx|nvml|cudnn|cublas|nvidia", re.IGNORECASE)
 
 
 # Pattern conditions of the npu-dynamic-shape rows that are writes (`x[mask] = 0`): the written tensor's shape does not

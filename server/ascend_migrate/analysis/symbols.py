@@ -19,6 +19,12 @@ from dataclasses import dataclass, field
 TENSOR = "torch.Tensor"
 MODULE = "torch.nn.Module"
 OPTIMIZER = "torch.optim.Optimizer"
+# torch.optim also holds what is no optimizer: learning-rate schedulers (torch.optim.lr_scheduler.*, swa_utils.SWALR,
+# subclasses of LRScheduler) and a module (swa_utils.AveragedModel, a torch.nn.Module): their step()/state_dict() are
+# no optimizer's (checked in torch 2.13.0: SWALR derives from LRScheduler, AveragedModel from Module).
+_NOT_OPTIMIZERS = (".lr_scheduler.", ".swa_utils.")
+_OPTIMIZER_NAMESPACES = ("torch.optim.", "torch_npu.optim.", "apex.optimizers.")
+_MODULES_IN_OPTIM = frozenset({"torch.optim.swa_utils.AveragedModel"})
 GRAD_SCALER = "torch.amp.GradScaler"  # torch.cuda.amp.GradScaler, torch.amp.GradScaler and their module paths
 # What a function returns, as far as the walker follows it: a type, a tuple of them (a tuple or list literal;
 # a one-element list counts as its element, as in Lightning's `return [optimizer], [scheduler]`), or a
@@ -93,6 +99,11 @@ def is_tensor_function(qualified: str) -> bool:
     return last[:1].islower() and not last.startswith("_") and qualified.count(".") <= 3
 
 
+def is_optimizer_class(qualified: str) -> bool:
+    """Whether `qualified` names an optimizer class (torch.optim.Adam, torch_npu.optim.NpuFusedAdam), not a scheduler."""
+    return qualified.startswith(_OPTIMIZER_NAMESPACES) and not any(part in qualified for part in _NOT_OPTIMIZERS)
+
+
 def constructed_type(qualified: str) -> str | None:
     """The type of `qualified(...)` when `qualified` is a torch class we track, else None."""
     last = qualified.rsplit(".", 1)[-1]
@@ -100,11 +111,9 @@ def constructed_type(qualified: str) -> str | None:
         return None
     if qualified in (TENSOR, "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
         return TENSOR
-    if qualified.startswith("torch.optim.") and ".lr_scheduler." not in qualified:
+    if qualified in _MODULES_IN_OPTIM or is_optimizer_class(qualified):
         return qualified
     if qualified.startswith("torch.nn.") and not qualified.startswith(("torch.nn.functional.", "torch.nn.init.", "torch.nn.utils.")):
-        return qualified
-    if qualified.startswith(("torch_npu.optim.", "apex.optimizers.")):
         return qualified
     if last == "GradScaler" and qualified.startswith(("torch.cuda.amp.", "torch.amp.", "torch.npu.amp.", "torch_npu.npu.amp.")):
         return GRAD_SCALER
@@ -163,7 +172,9 @@ class TypeSystem:
             return tuple(result)
         if type_name == TENSOR:
             return (TENSOR,)
-        if type_name.startswith(("torch.optim.", "torch_npu.optim.", "apex.optimizers.")):
+        if type_name in _MODULES_IN_OPTIM:
+            return (type_name, MODULE)
+        if is_optimizer_class(type_name):
             return (type_name, OPTIMIZER) if type_name != OPTIMIZER else (OPTIMIZER,)
         if type_name.startswith("torch.nn."):
             return (type_name, MODULE) if type_name != MODULE else (MODULE,)

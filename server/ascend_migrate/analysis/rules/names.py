@@ -96,10 +96,30 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         if isinstance(fix, NotFixed):
             reason, fix = fix, None
         fix = with_sizes_bracketed(context, entry, call, fix)
-        finding = factory.finding(entry, span, "exact", api=qualified if condition == "prefix" else written_as, fix=fix)
+        api = qualified if condition == "prefix" else written_as
+        message = _compared_layer_message(context, entry, api or entry.api) if call is None else None
+        finding = factory.finding(entry, span, "exact", api=api, fix=fix, message=message)
+        if message is not None and finding is not None:
+            finding = dataclasses.replace(finding, suggestion=f"compare with `{entry.target}`")
         if reason is not None and finding is not None:
             finding = with_reason(finding, reason)
         context.add(finding)
+
+
+# MindSpore targets whose objects a port builds itself: a layer written as the target cell is an instance of it, so an
+# isinstance test or a dict key keyed by the class takes the target class and nothing else changes.
+_CELL_TARGETS = ("mindspore.nn.", "mindspore.mint.nn.")
+
+
+def _compared_layer_message(context: RuleContext, entry: Entry, api: str) -> str | None:
+    """The headline for a layer class that is only compared with (`isinstance(m, nn.Linear)`, `{nn.Module: ...}`):
+    the entry's note says how constructing or subclassing it differs, which a comparison does not meet."""
+    if not (context.compared_only and context.route == ROUTE_MINDSPORE and (entry.target or "").startswith(_CELL_TARGETS)):
+        return None
+    if entry.category not in ("ms-differs", "ms-structure") or not entry.api.rsplit(".", 1)[-1][:1].isupper():
+        return None
+    return (f"`{api}` is only compared with here (an isinstance argument, a dict key or type(x)): a port compares "
+            f"with `{entry.target}`; what differs in building or subclassing it does not apply here")
 
 
 def with_reason(finding: Finding, reason: NotFixed) -> Finding:
