@@ -57,3 +57,33 @@ def test_the_emulated_affine_names_are_the_wheels():
         given = {name for name in vars(module) if not name.startswith("_")}
         invented = given - wheel_module_names(wheel, dotted.replace(".", "/") + "/__init__.py")
         assert given and not invented, f"{dotted} names the wheel does not define: {sorted(invented)}"
+
+
+def test_the_fused_optimizer_parameters_are_the_wheels():
+    """What the npu fix keeps of an optimizer's arguments (analysis/rules/fused_optimizers.py) and what the emulation
+    takes (runtime/affine.py) are the parameter lists of the wheel's NpuFused* constructors."""
+    import ast
+    import inspect
+    import warnings
+    import zipfile
+
+    from ascend_migrate.analysis.rules.fused_optimizers import FUSED_PARAMETERS
+    from ascend_migrate.runtime import affine
+
+    constructors = {}
+    with zipfile.ZipFile(_wheel()) as wheel:
+        for name in wheel.namelist():
+            if name.startswith("torch_npu/optim/npu_fused_") and name.endswith(".py"):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", SyntaxWarning)  # the wheel's own invalid escapes ('\\s')
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    tree = ast.parse(wheel.read(name))
+                for node in tree.body:
+                    if isinstance(node, ast.ClassDef):
+                        for function in node.body:
+                            if isinstance(function, ast.FunctionDef) and function.name == "__init__":
+                                constructors[node.name] = tuple(argument.arg for argument in function.args.args[2:])
+    for api, parameters in FUSED_PARAMETERS.items():
+        fused = "NpuFused" + api.rsplit(".", 1)[-1]
+        assert constructors[fused] == parameters, fused
+        assert tuple(inspect.signature(getattr(affine, fused).__init__).parameters)[2:] == parameters, fused

@@ -29,7 +29,16 @@ def _kind(context: RuleContext, value: ast.expr) -> str | None:
         return next((kind for kind, calls in _CALLS.items() if qualified in calls), None)
     if type(value) is ast.Name:
         return _assigned(context).get(value.id)
+    if type(value) is ast.IfExp:  # `get_device_capability() if torch.npu.is_available() else (0, 0)`: true on an NPU
+        return _kind(context, value.body) or _kind(context, value.orelse)
     return None
+
+
+def _call_in(context: RuleContext, value: ast.expr) -> ast.expr:
+    """Where to report a capability value: the branch of a conditional expression that makes it, else the value."""
+    while type(value) is ast.IfExp:
+        value = value.body if _kind(context, value.body) is not None else value.orelse
+    return value
 
 
 def _assigned(context: RuleContext) -> dict[str, str]:
@@ -47,7 +56,7 @@ def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr
         return
     kind = _kind(context, value)
     if kind == CAPABILITY and any(type(target) in (ast.Tuple, ast.List) for target in targets):
-        context.report_pattern(CAPABILITY, value)  # major, minor = torch.npu.get_device_capability()
+        context.report_pattern(CAPABILITY, _call_in(context, value))  # major, minor = torch.npu.get_device_capability()
     names = _assigned(context)
     for target in targets:
         if type(target) is ast.Name:
@@ -89,6 +98,11 @@ _FLAGS = (
             props = torch.npu.get_device_properties(device)
             print(props.name, props.total_memory, props.major)  # expect: NPU111
             return capability >= (8, 0)  # expect: NPU110
+
+
+        def half_precision_dtype():
+            major, _ = torch.npu.get_device_capability() if torch.npu.is_available() else (0, 0)  # expect: NPU110
+            return torch.float16 if major >= 7 else torch.float32
         """, codes=("NPU110", "NPU111")),
 )
 _LEAVES_ALONE = (
@@ -104,6 +118,11 @@ _LEAVES_ALONE = (
             props = torch.npu.get_device_properties(device)
             props = props.name
             return capability, props, torch.npu.get_device_name(device)
+
+
+        def supports_bf16():
+            major, _ = torch.npu.get_device_capability() or (0, 0)  # None on an NPU: the fallback is taken
+            return major >= 8
         """, codes=("NPU110", "NPU111")),
 )
 
