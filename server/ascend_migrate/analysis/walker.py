@@ -83,7 +83,8 @@ _CLASS_SCOPE = "<class body>"  # marks a class body's scope (not a valid identif
 
 
 class Walker:
-    def __init__(self, module_bindings: dict[str, Binding], types: TypeSystem, context: RuleContext) -> None:
+    def __init__(self, module_bindings: dict[str, Binding], types: TypeSystem, context: RuleContext,
+                 frameworks: frozenset[str] | None = None) -> None:
         self.scopes: list[dict[str, Binding]] = [module_bindings]
         self.types = types
         self.context = context
@@ -113,7 +114,7 @@ class Walker:
         context.resolve_with(self)
         # The rules' handlers per event, from their declarations (and the pattern matchers this view has
         # entries for); each is called directly where the walker visits that event.
-        hooks = build_hooks(RULES, context.view.patterns, context.route)
+        hooks = build_hooks(RULES, context.view.patterns, context.route, frameworks)
         self._on_import = hooks[IMPORT]
         self._on_reference = hooks[REFERENCE]
         self._on_attribute = hooks[ATTRIBUTE]

@@ -75,6 +75,9 @@ class Rule:
     # The routes the rule acts on (empty: every route). A rule of one route is not installed on the other, so the
     # walker does not call it on every event only for it to return (the npu route walks the most code).
     routes: frozenset[str] = frozenset()
+    # The frameworks whose code the rule reads (module roots, TENSORFLOW): not installed for a module whose text names
+    # none of them (mentioned_frameworks), so a PyTorch file is not walked through the Keras rules (empty: every file).
+    frameworks: frozenset[str] = frozenset()
 
 
 class RuleContext:
@@ -157,14 +160,29 @@ class RuleContext:
         self.planned = {}
 
 
-def build_hooks(rules: Iterable[Rule], active_patterns: Mapping[str, object], route: str | None = None) -> dict[str, tuple[Handler, ...]]:
+TENSORFLOW = frozenset({"tensorflow", "keras"})  # tf_keras's code names keras too
+_FRAMEWORK_WORDS = tuple(sorted(TENSORFLOW))
+
+
+def mentioned_frameworks(lines: Iterable[str]) -> frozenset[str]:
+    """The frameworks of TENSORFLOW a module's text names anywhere (an import, a string, a comment): a word in the
+    text, so a function-level import counts too. Rules of other frameworks are installed for every module."""
+    found = {word for line in lines for word in _FRAMEWORK_WORDS if word in line}
+    return frozenset(found)
+
+
+def build_hooks(rules: Iterable[Rule], active_patterns: Mapping[str, object], route: str | None = None,
+                frameworks: frozenset[str] | None = None) -> dict[str, tuple[Handler, ...]]:
     """Each event's handlers, in the order of `rules`: every declared hook of the rules acting on `route` (all
-    rules when None), and the matchers whose pattern name has entries in this view (`active_patterns`). CALL
-    matchers with callees share one handler per rule that looks the callee up once."""
+    rules when None) and on a module that names `frameworks` (all rules when None), and the matchers whose pattern
+    name has entries in this view (`active_patterns`). CALL matchers with callees share one handler per rule that
+    looks the callee up once."""
     hooks: dict[str, list[Handler]] = {event: [] for event in EVENTS}
     installed: set[int] = set()
     for rule in rules:
         if route is not None and rule.routes and route not in rule.routes:
+            continue
+        if frameworks is not None and rule.frameworks and not rule.frameworks & frameworks:
             continue
         for event, handler in rule.hooks.items():
             if event not in hooks:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from ascend_migrate.analysis.rules.api import CLASS_DEFINITION, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import CLASS_DEFINITION, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_block_sizes import Planned, sub_layers
 from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Converted, Dim, NotConverted, keras_name
 from ascend_migrate.analysis.rules.keras_sequence_layers import convert
@@ -175,4 +175,4 @@ _LEAVES_ALONE = (
         """, codes=("MS270",)),
 )
 
-RULE = Rule(name="keras_data_sizes", matchers={INPUT_SIZE: Matcher(CLASS_DEFINITION, on_class)}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)
+RULE = Rule(name="keras_data_sizes", frameworks=TENSORFLOW, matchers={INPUT_SIZE: Matcher(CLASS_DEFINITION, on_class)}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)

@@ -23,7 +23,7 @@ import ast
 import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.api import CLASS_DEFINITION, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import CLASS_DEFINITION, TENSORFLOW, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_block_sizes import plan as plan_sub_layers
 from ascend_migrate.analysis.rules.keras_layers import keras_name, keras_roots
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -178,4 +178,4 @@ _FLAGS = (
         """, codes=("MS201", "MS202")),
 )
 
-RULE = Rule(name="keras_layer_class", routes=frozenset({ROUTE_MINDSPORE}), hooks={CLASS_DEFINITION: on_class}, flags=_FLAGS)
+RULE = Rule(name="keras_layer_class", frameworks=TENSORFLOW, routes=frozenset({ROUTE_MINDSPORE}), hooks={CLASS_DEFINITION: on_class}, flags=_FLAGS)

@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, FUNCTION_DEFINITION, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Converted, Dim, NotConverted, keras_name, keras_roots, literal_shape
 from ascend_migrate.analysis.rules.keras_sequence_layers import ATTENTION_CELL, ID_LAYERS, convert, support_code
 
@@ -341,6 +341,7 @@ _LEAVES_ALONE = (
 
 RULE = Rule(
     name="keras_model",
+    frameworks=TENSORFLOW,
     matchers={FUNCTIONAL: Matcher(FUNCTION_DEFINITION, on_function), SEQUENTIAL: Matcher(ASSIGNMENT, on_assignment)},
     flags=_FLAGS,
     leaves_alone=_LEAVES_ALONE,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import TextEdit
-from ascend_migrate.analysis.rules.api import ASSIGNMENT, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, TENSORFLOW, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import IMAGE_LAYERS, Converted, NotConverted, keras_name, keras_roots
 from ascend_migrate.analysis.rules.keras_model import (
     FUNCTIONAL,
@@ -217,4 +217,4 @@ _LEAVES_ALONE = (
         """, codes=("MS255",)),
 )
 
-RULE = Rule(name="keras_module_model", hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)
+RULE = Rule(name="keras_module_model", frameworks=TENSORFLOW, hooks={ASSIGNMENT: on_assignment}, flags=_FLAGS, leaves_alone=_LEAVES_ALONE)

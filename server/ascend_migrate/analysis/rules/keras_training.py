@@ -21,7 +21,7 @@ import ast
 import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.api import CALL, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import CALL, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import keras_name, keras_roots
 
 COMPILE = "keras-compile"
@@ -417,6 +417,7 @@ _LEAVES_ALONE = (
 
 RULE = Rule(
     name="keras_training",
+    frameworks=TENSORFLOW,
     matchers={
         COMPILE: Matcher(CALL, on_compile, called=frozenset({"compile"})),
         FIT: Matcher(CALL, on_fit, called=frozenset({"fit"})),

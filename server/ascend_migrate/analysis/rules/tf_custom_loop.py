@@ -31,7 +31,7 @@ import ast
 import dataclasses
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
-from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, FUNCTION_DEFINITION, LOOP, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, FUNCTION_DEFINITION, LOOP, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import keras_roots
 from ascend_migrate.analysis.rules.keras_training import optimizer_cell
 from ascend_migrate.analysis.rules.tf_loss_order import swapped_call
@@ -382,7 +382,7 @@ _FLAGS = (
         """, codes=("MS258", "MS259", "MS260", "MS262")),
 )
 
-RULE = Rule(name="tf_custom_loop", routes=frozenset({ROUTE_MINDSPORE}), hooks={FUNCTION_DEFINITION: on_function, LOOP: on_loop},
+RULE = Rule(name="tf_custom_loop", frameworks=TENSORFLOW, routes=frozenset({ROUTE_MINDSPORE}), hooks={FUNCTION_DEFINITION: on_function, LOOP: on_loop},
             matchers={OPTIMIZER: Matcher(ASSIGNMENT, on_assignment), LOSS: Matcher(ASSIGNMENT, on_loss_assignment),
                       TRAINING_ARGUMENT: Matcher(CALL, on_call)},
             flags=_FLAGS)

@@ -15,7 +15,7 @@ import ast
 import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.api import CALL, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import CALL, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import keras_roots
 
 FROM_TENSOR_SLICES = "tf-data-from-tensor-slices"
@@ -60,5 +60,5 @@ _FLAGS = (
         """, codes=("MS257",)),
 )
 
-RULE = Rule(name="tf_data", matchers={FROM_TENSOR_SLICES: Matcher(CALL, on_from_tensor_slices, called=frozenset({"from_tensor_slices"}))},
+RULE = Rule(name="tf_data", frameworks=TENSORFLOW, matchers={FROM_TENSOR_SLICES: Matcher(CALL, on_from_tensor_slices, called=frozenset({"from_tensor_slices"}))},
             flags=_FLAGS)

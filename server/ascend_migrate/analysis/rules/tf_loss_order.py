@@ -22,7 +22,7 @@ import ast
 import dataclasses
 
 from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
-from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import keras_roots
 from ascend_migrate.analysis.rules.tf_metrics import callee_name
 from ascend_migrate.analysis.symbols import KERAS_LOGITS_LOSS_SUFFIX, KERAS_LOGITS_LOSSES, KERAS_LOSS_REDUCTIONS, keras_logits_loss_type
@@ -148,4 +148,4 @@ _FLAGS = (
         """, codes=("MS269",)),
 )
 
-RULE = Rule(name="tf_loss_order", routes=frozenset({ROUTE_MINDSPORE}), matchers={LOSS: Matcher(ASSIGNMENT, on_assignment)}, hooks={CALL: on_call}, flags=_FLAGS)
+RULE = Rule(name="tf_loss_order", frameworks=TENSORFLOW, routes=frozenset({ROUTE_MINDSPORE}), matchers={LOSS: Matcher(ASSIGNMENT, on_assignment)}, hooks={CALL: on_call}, flags=_FLAGS)

@@ -21,7 +21,7 @@ import ast
 import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import ASSIGNMENT, CALL, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import keras_roots
 from ascend_migrate.analysis.symbols import KERAS_METRIC_PREFIX, KERAS_METRICS
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -128,4 +128,4 @@ _FLAGS = (
         """, codes=("MS261",)),
 )
 
-RULE = Rule(name="tf_metrics", routes=frozenset({ROUTE_MINDSPORE}), hooks={CALL: on_call}, matchers={METRIC: Matcher(ASSIGNMENT, on_assignment)}, flags=_FLAGS)
+RULE = Rule(name="tf_metrics", frameworks=TENSORFLOW, routes=frozenset({ROUTE_MINDSPORE}), hooks={CALL: on_call}, matchers={METRIC: Matcher(ASSIGNMENT, on_assignment)}, flags=_FLAGS)

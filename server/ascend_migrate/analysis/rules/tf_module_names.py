@@ -17,7 +17,7 @@ import ast
 import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.api import CALL, REFERENCE, Example, Matcher, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import CALL, REFERENCE, TENSORFLOW, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.keras_layers import keras_roots
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
@@ -102,5 +102,5 @@ _FLAGS = (
         """, codes=("MS267", "MS268")),
 )
 
-RULE = Rule(name="tf_module_names", routes=frozenset({ROUTE_MINDSPORE}), hooks={CALL: on_print},
+RULE = Rule(name="tf_module_names", frameworks=TENSORFLOW, routes=frozenset({ROUTE_MINDSPORE}), hooks={CALL: on_print},
             matchers={VERSION: Matcher(REFERENCE, on_reference), NEWAXIS: Matcher(REFERENCE, on_reference)}, flags=_FLAGS)
