@@ -6,7 +6,8 @@ from ascend_migrate.analysis.engine import analyze
 from ascend_migrate.config import Settings
 from ascend_migrate.kb.index import KnowledgeBase
 
-SOURCE = "import torch\n\nmask = torch.triu(torch.ones(3, 3), diagonal=1)\nunknown = torch.this_is_not_an_api(3)\n"
+SOURCE = ("import torch\n\nmask = torch.triu(torch.ones(3, 3), diagonal=1)\nlength = torch.linalg.vector_norm(mask)\n"
+          "unknown = torch.this_is_not_an_api(3)\n")
 
 
 def _messages(version: str) -> dict[str, tuple[str, str]]:
@@ -16,11 +17,18 @@ def _messages(version: str) -> dict[str, tuple[str, str]]:
 
 def test_a_name_mapped_from_2_5_only_says_so_for_an_older_mindspore():
     older = _messages("2.4")
-    code, message = older["torch.triu"]
+    code, message = older["torch.linalg.vector_norm"]
     assert code == "MS102" and "has no MindSpore equivalent" not in message
-    assert "no mapping is recorded for MindSpore 2.4" in message and "mindspore.mint.triu" in message
+    assert "no mapping is recorded for MindSpore 2.4" in message and "mindspore.mint.linalg.vector_norm" in message
     newer = _messages("2.10")
-    assert newer["torch.triu"][0] == "MS101"  # the mint row applies
+    assert newer["torch.linalg.vector_norm"][0] == "MS101"  # the mint row applies
+
+
+def test_a_name_with_a_derived_ops_nn_row_names_it_for_an_older_mindspore():
+    """torch.triu had only its mint row (issue 17): the ops/nn era now gets mindspore.ops.triu (ops_nn_rows.py)."""
+    code, message = _messages("2.4")["torch.triu"]
+    assert code == "MS101" and "mindspore.ops.triu" in message and "no mapping is recorded" not in message
+    assert "mindspore.mint.triu" in _messages("2.10")["torch.triu"][1]
 
 
 def test_a_name_no_table_maps_for_any_version_keeps_the_generic_answer():

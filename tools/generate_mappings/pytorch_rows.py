@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tools.generate_mappings import corrections
+from tools.generate_mappings import corrections, ops_nn_rows
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.numeric import NumericRecord
 from tools.generate_mappings.parameter_corrections import corrected_rows, split_correction, split_entry
@@ -91,6 +91,13 @@ def build(master_rows: list[MappingRow], legacy_rows: list[MappingRow], lookups:
             if lookups.numeric is not None:
                 lookups.numeric.apply(outcome.entries[-1])
             outcome.corrections.append(f"{api}: {replacement.target} from MindSpore {replacement.since} ({branch})")
+        if branch == MASTER and (api, LEGACY) not in groups and api in ops_nn_rows.ROWS:
+            # the r2.4.10 table has no row: the ops/nn-era row derived by a side-by-side run (ops_nn_rows.py)
+            outcome.entries.extend(ops_nn_rows.rows(api))
+            outcome.corrections.append(f"{api}: ops/nn-era row {ops_nn_rows.ROWS[api]['target']} derived ({LEGACY})")
+    stale = sorted(api for api in ops_nn_rows.ROWS if (api, LEGACY) in groups)
+    if stale:  # the docs gained an r2.4.10 row: the derived one must be reviewed against it, not stacked on it
+        raise ValueError(f"ops_nn_rows.ROWS holds names the r2.4.10 table now maps: {', '.join(stale)}")
     apply_reviews(outcome.entries)
     return outcome
 
