@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ascend_migrate.analysis.engine import analyze
 from ascend_migrate.config import Settings
+from ascend_migrate.fixes import fix_until_stable
 from ascend_migrate.kb.index import KnowledgeBase
 
 SOURCE = ("import torch\n\nmask = torch.triu(torch.ones(3, 3), diagonal=1)\nlength = torch.linalg.vector_norm(mask)\n"
@@ -39,3 +40,28 @@ def test_a_name_no_table_maps_for_any_version_keeps_the_generic_answer():
     found = analyze(f"import torch\n\nvalue = {unmapped}\n", "model.py", Settings(target="mindspore", mindspore_version="2.4"))
     assert [(finding.code, "has no entry in the knowledge base: no table maps it" in finding.message) for finding in found
             if finding.api == unmapped] == [("MS103", True)]
+
+
+DERIVED = """import torch
+import torch.nn.functional as F
+
+def masks(x, labels, index):
+    upper = torch.triu(x, diagonal=1)
+    picked = torch.gather(x, 1, index)
+    coded = F.one_hot(labels, num_classes=10)
+    same = torch.equal(x, upper)
+    return upper, picked, coded, same
+"""
+
+
+def _fixed(version: str) -> str:
+    settings = Settings(target="mindspore", mindspore_version=version)
+    return fix_until_stable(DERIVED, lambda text: analyze(text, "model.py", settings), unsafe=True).text
+
+
+def test_the_quick_fix_writes_the_ops_nn_api_for_an_older_mindspore_and_mint_for_a_newer():
+    older = _fixed("2.4")
+    assert "mindspore.ops.triu(x, diagonal=1)" in older and "mindspore.ops.gather_elements(x, 1, index)" in older
+    assert "mindspore.ops.one_hot(labels, depth=10)" in older
+    assert "torch.equal(x, upper)" in older  # fix none: one bool, not ops.equal's elementwise tensor (its note says)
+    assert "mint.triu(x, diagonal=1)" in _fixed("2.10")
