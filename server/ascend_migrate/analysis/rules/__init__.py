@@ -11,7 +11,8 @@ Keras model class's sizes from its input's shape), keras_model
 (tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor), dropout2d_input (torch's
 Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.dataset) on a fixed pipeline), tf_custom_loop
 (GradientTape, tf.function and a custom loop's optimizer), tf_metrics (Keras metrics as mindspore.train metrics), tf_module_names
-(tf.__version__, tf.newaxis), tf_loss_order (a Keras cross-entropy on logits and its calls' argument order).
+(tf.__version__, tf.newaxis), tf_loss_order (a Keras cross-entropy on logits and its calls' argument order), layer_call_keywords (a layer called with a
+keyword its MindSpore counterpart names otherwise).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ascend_migrate.analysis.rules import (
     keras_model,
     keras_module_model,
     keras_training,
+    layer_call_keywords,
     loader_dataset,
     methods,
     names,
@@ -67,6 +69,7 @@ RULES: tuple[Rule, ...] = (
     format_spec.RULE,
     dropout2d_input.RULE,
     loader_dataset.RULE,
+    layer_call_keywords.RULE,
     tf_custom_loop.RULE,
     tf_metrics.RULE,
     tf_module_names.RULE,
