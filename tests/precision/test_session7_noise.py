@@ -122,13 +122,17 @@ def test_the_sequential_container_says_what_differs_not_only_where_to_read(scan)
 def test_a_name_no_table_maps_says_so_and_does_not_claim_mindspore_lacks_it(scan):
     # peft: 124 MS103 errors on names with no entry said "has no MindSpore equivalent", also for torch.linalg.svd and
     # torch.fft.fft, which mindspore 2.10.0 has as ops.svd and ops.fft; a curated ms-unsupported row keeps its claim.
+    # (Session 8 gave torch.linalg.svd an entry: it now says how ops.svd differs; lu_factor_ex still has none.)
     findings = scan("""
         import torch
 
         def spectral_norm(x):
             u, s, v = torch.linalg.svd(x)
+            factors, pivots, info = torch.linalg.lu_factor_ex(x)
             return s.max() / torch.finfo(x.dtype).eps
     """, target="mindspore")
     headlines = {finding.api: finding.message.split(":", 1)[0] for finding in findings if finding.code == "MS103"}
-    assert headlines["torch.linalg.svd"] == "`torch.linalg.svd` has no entry in the knowledge base"
+    assert headlines["torch.linalg.lu_factor_ex"] == "`torch.linalg.lu_factor_ex` has no entry in the knowledge base"
     assert headlines["torch.finfo"] == "`torch.finfo` has no MindSpore equivalent"
+    (svd,) = [finding for finding in findings if finding.api == "torch.linalg.svd"]
+    assert svd.code == "MS102" and "(s, u, v)" in svd.message
