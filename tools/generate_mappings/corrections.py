@@ -1410,3 +1410,15 @@ EDGE_INPUTS = {
 ADDED_NOTES[("torch.range", "r2.4.10")] += (
     "; integer arguments give float32 in torch (torch.range(0, 4, 1)) and int64 in ops.range, and ops.range has no "
     "default step (ops.range(0, 4) raises TypeError)" + _SWEPT)
+
+
+# Session 8 (lead, from the missing-entries helper's report): cross products where one input must broadcast. torch
+# broadcasts cross(a (4, 3), b (1, 3)); mindspore 2.10.0's ops.cross, mint.cross and Tensor.cross return rows of
+# uninitialised memory past the first with no error (run on the CPU). Equal shapes agree (the battery's cases).
+_CROSS_BROADCAST = ("correction: the doc calls this consistent, and it is for inputs of the same shape, but torch "
+                    "broadcasts the two inputs and {target} does not: with shapes (4, 3) and (1, 3) it returns rows "
+                    "of uninitialised memory past the first, with no error (mindspore 2.10.0, CPU); broadcast both "
+                    "to one shape first (ops.broadcast_to)")
+for _api, _target in (("torch.cross", "mindspore.mint.cross / mindspore.ops.cross"), ("torch.Tensor.cross", "mindspore.Tensor.cross")):
+    for _branch in ("master", "r2.4.10"):
+        NOT_A_RENAME[(_api, _branch)] = _CROSS_BROADCAST.format(target=_target)
