@@ -14,6 +14,7 @@
 # most of the wall time is the tensorflow-cpu download and install), of which tests/tensorflow_route took 1 min 45 s.
 # The battery adds 26 s wall (7.6 s CPU: TensorFlow side 18 s wall, MindSpore side 8 s; measured 2026-12-01, shared cores).
 # The Keras layer check (tools/keras_layer_check.py) adds 23 s wall (8.6 s CPU: Keras side 15 s, MindSpore side 8 s; 2026-12-02).
+# The page check (tools/tensorflow_page_check.py, 96 cases behind the 53 see-the-diff-page notes) adds 47 s wall (12.7 s CPU; measured 2026-12-02 on the shared cores, scipy already there; its --target install is one wheel).
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -61,4 +62,16 @@ GLOG_v=3 PYTHONPATH="$root/server" "$mindspore_venv/bin/python" -m tools.keras_l
   --output "$work/keras_layers_numeric.yaml" >>.ci/logs/keras-layers.txt 2>&1 || fail "the MindSpore side of the layer check failed (see .ci/logs/keras-layers.txt)"
 cmp -s "$work/keras_layers_numeric.yaml" mappings/verification/keras_layers_numeric.yaml \
   || fail "the layer check's record differs from mappings/verification/keras_layers_numeric.yaml (diff it with $work/keras_layers_numeric.yaml)"
+echo "+ tools/tensorflow_page_check.py: the outcomes the see-the-diff-page notes rest on, both sides"
+# Keras' legacy image functions (random_rotation, random_shear, random_shift) import scipy: a wheel beside the venv,
+# not in it (the inventory test compares exactly what the pinned packages export).
+"$venv/bin/pip" install -q --no-deps --target "$work/scipy" scipy==1.17.1 >>.ci/logs/tensorflow-install.log 2>&1 \
+  || fail "scipy 1.17.1 (for Keras' legacy image functions) could not be installed from PyPI"
+rm -rf "$work/pages"
+PYTHONPATH="$work/scipy" "$venv/bin/python" -m tools.tensorflow_page_check run --side tensorflow --output "$work/pages" \
+  >.ci/logs/tensorflow-pages.txt 2>&1 || fail "the TensorFlow side of the page check failed (see .ci/logs/tensorflow-pages.txt)"
+GLOG_v=3 "$mindspore_venv/bin/python" -m tools.tensorflow_page_check run --side mindspore --output "$work/pages" \
+  >>.ci/logs/tensorflow-pages.txt 2>&1 || fail "the MindSpore side of the page check failed (see .ci/logs/tensorflow-pages.txt)"
+"$mindspore_venv/bin/python" -m tools.tensorflow_page_check check "$work/pages" >>.ci/logs/tensorflow-pages.txt 2>&1 \
+  || fail "an outcome a TensorFlow note rests on changed (see .ci/logs/tensorflow-pages.txt; notes in corrections.TENSORFLOW_PAGE_DIFFERENCES)"
 echo "stage 39-tensorflow: passed ($(tail -n 1 .ci/logs/tensorflow-tests.txt); battery: $(tail -n 1 .ci/logs/tensorflow-battery.txt))"

@@ -79,6 +79,10 @@ def generated(tmp_path_factory) -> dict[str, list]:
         ["tf.math.abs", "mindspore.ops.abs", "consistent", "", "Consistent", "", "", "tf.math", "TensorFlow 2.6", "r2.1"],
         ["tf.arg_max", "mindspore.Tensor.argmax", "different_see_page", "", "(diff page)", "",
          "docs/mindspore/source_en/note/api_mapping/tensorflow_diff/TensorArgmax.md", "tf", "TensorFlow 1.15", "r2.1"],
+        # a made-up pair no check covers: the generator's fallback for a page with no parameter rows
+        ["tf.image.adjust_gamma", "mindspore.dataset.vision.AdjustGamma", "different_see_page", "", "(diff page)", "",
+         "docs/mindspore/source_en/note/api_mapping/tensorflow_diff/adjust_gamma.md", "tf.image", "TensorFlow 2.6",
+         "r2.1"],
         ["tf.data.Dataset.map", "mindspore.dataset.GeneratorDataset.map", "unspecified", "", "", "", "", "tf.data",
          "TensorFlow 2.6", "r2.1"],
     ])
@@ -139,8 +143,12 @@ def test_rows_without_a_torch_api_are_left_out(generated) -> None:
 def test_a_row_pointing_to_its_diff_page_says_what_the_pages_parameter_rows_say(generated) -> None:
     (flip,) = by_api(generated["pytorch_mindspore"], "torch.Tensor.flip")
     assert flip.note.startswith("dims: Same functionality, MindSpore does not support int input")
+    (gamma,) = by_api(generated["tensorflow_mindspore"], "tensorflow.image.adjust_gamma")
+    assert gamma.note == "see the diff page."  # a page with no parameter rows and no check: nothing more to say
+    # a TensorFlow pair whose page says nothing says what running both sides found (corrections.TENSORFLOW_PAGE_DIFFERENCES)
     (arg_max,) = by_api(generated["tensorflow_mindspore"], "tensorflow.arg_max")
-    assert arg_max.note.startswith("see the diff page")  # a page with no parameter rows: nothing more to say
+    assert arg_max.note.startswith("x.argmax(axis) on the tensor: the keyword is axis, not dimension")
+    assert "difference run: tensorflow 2.21.0" in arg_max.verified
 
 
 def test_general_keywords(generated) -> None:
@@ -151,11 +159,11 @@ def test_general_keywords(generated) -> None:
 
 
 def test_tensorflow_rows(generated) -> None:
-    abs_entry, arg_max, dataset_map = generated["tensorflow_mindspore"]
+    abs_entry, arg_max, _, dataset_map = generated["tensorflow_mindspore"]
     # the numeric battery runs torch only, so no TensorFlow rename is a safe fix (issue 16)
     assert (abs_entry.api, abs_entry.category, abs_entry.fix) == ("tensorflow.math.abs", "ms-equivalent", "unsafe")
     assert (arg_max.api, arg_max.source_versions.text, arg_max.category) == ("tensorflow.arg_max", "<2", "ms-differs")
-    assert arg_max.note.startswith("see the diff page.")
+    assert arg_max.note.endswith("(run). Documented against TensorFlow 1.15. TensorFlow 2 has this name only under tf.compat.v1.")
     assert arg_max.docs == ("https://www.mindspore.cn/docs/en/r2.1/note/api_mapping/tensorflow_diff/TensorArgmax.html",)
     assert (dataset_map.match, dataset_map.receiver, dataset_map.receiver_type) == ("method", "dataset", "tensorflow.data.Dataset")
     assert dataset_map.docs == ("https://www.mindspore.cn/docs/en/r2.1/note/api_mapping/tensorflow_api_mapping.html",)

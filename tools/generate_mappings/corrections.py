@@ -1422,3 +1422,199 @@ _CROSS_BROADCAST = ("correction: the doc calls this consistent, and it is for in
 for _api, _target in (("torch.cross", "mindspore.mint.cross / mindspore.ops.cross"), ("torch.Tensor.cross", "mindspore.Tensor.cross")):
     for _branch in ("master", "r2.4.10"):
         NOT_A_RENAME[(_api, _branch)] = _CROSS_BROADCAST.format(target=_target)
+
+
+# wt-tfpages (issue 21): the TensorFlow entries whose r2.1 doc row says only "see the diff page" (53; their pages are
+# prose with no parameter table). What really differs, found by running both sides (tools/tensorflow_page_check.py:
+# tensorflow 2.21.0 / keras 3.15.1 and mindspore 2.10.0, each in its own venv, outputs saved as .npy and compared) or,
+# where a run needs what is not here (downloads), by reading the signatures. Keyed by (TensorFlow name, target); the
+# entry's category and fix stay as they are.
+# A note ends with how its difference was found, in short; the entry's `verified` says it in full (PAGE_CHECKS).
+_RUN, _READ, _KERAS_LEGACY, _MNIST = " (run)", " (signatures read)", " (run, with scipy)", " (signature read; MindSpore run)"
+PAGE_CHECKS = {
+    _RUN: "difference run: tensorflow 2.21.0 (keras 3.15.1) / mindspore 2.10.0 on the CPU (tools/tensorflow_page_check.py)",
+    _READ: "difference from the signatures and docstrings read in keras 3.15.1 / mindspore 2.10.0 (load_data downloads)",
+    _KERAS_LEGACY: ("difference run: tensorflow 2.21.0 (keras 3.15.1, scipy 1.17.1 for its legacy image functions) / "
+                    "mindspore 2.10.0 on the CPU (tools/tensorflow_page_check.py)"),
+    _MNIST: ("difference from keras 3.15.1's load_data signature (it downloads) and MnistDataset run in mindspore "
+             "2.10.0 on two images written in the idx format (tools/tensorflow_page_check.py)"),
+}
+_FIT = ("Model.train(epoch, train_dataset) takes the epoch count first and a batched mindspore.dataset (arrays raise "
+        "AttributeError), has no batch_size or validation arguments (Model.fit(epoch, train_dataset, valid_dataset) "
+        "validates) and returns None, not a History" + _RUN)
+_EVAL = ("not a prediction: mindspore.train.Model.eval(valid_dataset) returns the metrics dict ({'mae': ...}) as Keras' "
+         "evaluate does; Model.predict(Tensor) returns the outputs as Keras' predict does" + _RUN)
+_LOAD_DATA = ("keras.datasets.{name}.load_data({arguments}) downloads the data and returns numpy arrays ((x_train, "
+              "y_train), (x_test, y_test)){labels}; {target}(dataset_dir, usage=None) downloads nothing, reads the "
+              "files already in a folder and yields {columns} columns")
+_CLASS_ORDER = ("the same value ({value} both) with the arguments the other way round: update(y_pred, y) takes the "
+                "scores first, Keras' update_state(y_true, y_pred) the truth first ({refused}); eval() is result()" + _RUN)
+_FLIP = ("a transform class: {target}(prob=0.5)(image) flips an HWC image (or a batch) about half the calls, as "
+         "TensorFlow does (200 calls each); it has no seed (mindspore.dataset.config.set_seed)" + _RUN)
+_BY_CLASS = ("Keras' {name} thresholds scores at 0.5 and returns one number over all labels; mindspore.train.{name}"
+             "('classification') takes the argmax of (N, C) scores, refuses 1-D scores (ValueError) and returns one "
+             "value per class (one-hot labels: {keras} in Keras, {per_class} per class); '{mode}' on 0/1 predictions "
+             "gives Keras' binary value" + _RUN)
+_LEGACY_IMAGE = ("Keras' legacy {name}({arguments}) takes a CHW array by default (channel_axis=0: pass 0, 1, 2 for "
+                 "HWC) and fills with the nearest pixel; {target} is a transform on HWC images that fills with 0 "
+                 "(fill_value=0; {zeros} of 192 values 0 against Keras' none){more}" + _KERAS_LEGACY)
+TENSORFLOW_PAGE_DIFFERENCES: dict[tuple[str, str], str] = {
+    ("tensorflow.data.Dataset.from_generator", "mindspore.dataset.GeneratorDataset"): (
+        "GeneratorDataset(source, column_names) needs the column names (without them it raises ValueError) where "
+        "from_generator needs output_signature; the same callable gives the same rows" + _RUN),
+    ("tensorflow.data.Dataset.from_tensor_slices", "mindspore.dataset.NumpySlicesDataset"): (
+        "NumpySlicesDataset(data) shuffles the rows by default (shuffle=None is a global shuffle), from_tensor_slices "
+        "keeps their order: pass shuffle=False; then a (features, labels) tuple gives the same rows, as numpy arrays"
+        + _RUN),
+    ("tensorflow.data.Dataset.prefetch", "mindspore.dataset.config.set_prefetch_size"): (
+        "not a dataset method: set_prefetch_size(size) sets one global size for every pipeline and returns None, so "
+        "data = data.prefetch(n) written with it loses the dataset; drop the call or set the size once" + _RUN),
+    ("tensorflow.data.Dataset.shuffle", "mindspore.dataset.GeneratorDataset.shuffle"): (
+        "shuffle(buffer_size) only: no seed (seed= raises TypeError; use mindspore.dataset.config.set_seed) and no "
+        "reshuffle_each_iteration; the same elements come out" + _RUN),
+    ("tensorflow.data.TextLineDataset", "mindspore.dataset.TextFileDataset"): (
+        "TextFileDataset(dataset_files) shuffles the lines by default (shuffle=Shuffle.GLOBAL), TextLineDataset keeps "
+        "the file's order: pass shuffle=False; it yields numpy strings in a 'text' column and has no compression_type"
+        + _RUN),
+    ("tensorflow.data.TFRecordDataset", "mindspore.dataset.TFRecordDataset"): (
+        "MindSpore's parses each tf.train.Example into columns itself (columns_list or schema) where TensorFlow's yields "
+        "the serialized bytes for tf.io.parse_single_example, and it shuffles by default (shuffle=Shuffle.GLOBAL): "
+        "pass shuffle=False for the file's order" + _RUN),
+    ("tensorflow.data.experimental.bucket_by_sequence_length", "mindspore.dataset.GeneratorDataset.bucket_batch_by_length"): (
+        "a dataset method, not a function for data.apply(): bucket_batch_by_length(column_names, bucket_boundaries, "
+        "bucket_batch_sizes, element_length_function=None) takes the column names first and measures the first "
+        "dimension when no length function is given; the same padded batches come out" + _RUN),
+    ("tensorflow.data.experimental.CsvDataset", "mindspore.dataset.CSVDataset"): (
+        "CSVDataset(dataset_files, field_delim, column_defaults, column_names) reads the first line as the column names "
+        "when column_names is not given (TensorFlow's header=False reads it as data: 3 rows against 2) and shuffles by "
+        "default: pass column_names and shuffle=False; record_defaults is column_defaults" + _RUN),
+    ("tensorflow.image.central_crop", "mindspore.dataset.vision.CenterCrop"): (
+        "CenterCrop(size) takes the crop's height and width in pixels, not a central_fraction: central_crop(image, 0.5) "
+        "of an 8 x 6 image is CenterCrop((4, 4)) (TensorFlow rounds the margins down), a transform on numpy HWC images"
+        + _RUN),
+    ("tensorflow.image.convert_image_dtype", "mindspore.dataset.transforms.TypeCast"): (
+        "TypeCast only casts; convert_image_dtype scales to the new dtype's range (uint8 255 becomes 1.0 in float32): "
+        "TypeCast(mindspore.float32) followed by vision.Rescale(1 / 255, 0) gives TensorFlow's values" + _RUN),
+    ("tensorflow.image.crop_to_bounding_box", "mindspore.dataset.vision.Crop"): (
+        "Crop(coordinates, size) takes the four numbers as two pairs, (offset_height, offset_width) and "
+        "(target_height, target_width), and gives the same pixels" + _RUN),
+    ("tensorflow.image.grayscale_to_rgb", "mindspore.dataset.vision.ConvertColor"): (
+        "ConvertColor(ConvertMode.COLOR_GRAY2RGB) gives the same pixels on an H x W x 1 image, and also takes an "
+        "H x W one, which TensorFlow refuses" + _RUN),
+    ("tensorflow.image.pad_to_bounding_box", "mindspore.dataset.vision.Pad"): (
+        "Pad(padding) takes (left, top, right, bottom) widths, not offsets and a target size: "
+        "pad_to_bounding_box(image, 1, 2, 10, 9) of an 8 x 6 image is Pad((2, 1, 1, 1)), zeros in both" + _RUN),
+    ("tensorflow.image.per_image_standardization", "mindspore.dataset.vision.Normalize"): (
+        "Normalize(mean, std) applies fixed per-channel numbers; per_image_standardization computes each image's own "
+        "mean and max(std, 1 / sqrt(pixel count)): Normalize gives TensorFlow's values only with those two numbers "
+        "of each image" + _RUN),
+    ("tensorflow.image.random_crop", "mindspore.dataset.vision.RandomCrop"): (
+        "RandomCrop(size) takes (height, width) only: random_crop's size with the channel count, (4, 4, 3), raises "
+        "TypeError; the crop's shape is the same" + _RUN),
+    ("tensorflow.image.random_flip_left_right", "mindspore.dataset.vision.RandomHorizontalFlip"): _FLIP.format(
+        target="RandomHorizontalFlip"),
+    ("tensorflow.image.random_flip_up_down", "mindspore.dataset.vision.RandomVerticalFlip"): _FLIP.format(
+        target="RandomVerticalFlip"),
+    ("tensorflow.image.resize", "mindspore.dataset.vision.Resize"): (
+        "Resize keeps the image's dtype (uint8 in, uint8 out, rounded) where tf.image.resize returns float32 for "
+        "bilinear; on float32 images the values agree; an int size resizes the shorter side keeping the aspect ratio "
+        "(TensorFlow refuses it); no antialias or preserve_aspect_ratio" + _RUN),
+    ("tensorflow.image.rgb_to_grayscale", "mindspore.dataset.vision.ConvertColor"): (
+        "ConvertColor(ConvertMode.COLOR_RGB2GRAY) returns H x W, without TensorFlow's last dimension of 1, and rounds "
+        "differently (7 of 48 pixels 1 apart)" + _RUN),
+    ("tensorflow.image.rot90", "mindspore.dataset.vision.Rotate"): (
+        "Rotate(degrees) takes degrees, not k quarter turns: Rotate(90, expand=True) gives rot90(image)'s pixels, "
+        "while without expand=True a non-square image keeps its shape and loses its corners" + _RUN),
+    ("tensorflow.gradients", "mindspore.grad"): (
+        "mindspore.grad(fn) returns a function giving the gradient of fn with respect to its inputs, where "
+        "tf.gradients(ys, xs) differentiates tensors already computed, only inside a tf.function (eager raises "
+        "RuntimeError); written as a function the values agree" + _RUN),
+    ("tensorflow.arg_max", "mindspore.Tensor.argmax"): (
+        "x.argmax(axis) on the tensor: the keyword is axis, not dimension (dimension= raises TypeError); the result is "
+        "int64 in both" + _RUN),
+    ("tensorflow.arg_min", "mindspore.Tensor.argmin"): (
+        "x.argmin(axis) on the tensor: the keyword is axis, not dimension; the result is int32, TensorFlow's int64 "
+        "(output_type=tf.int64), and argmin has no output_type" + _RUN),
+    ("tensorflow.clip_by_value", "mindspore.Tensor.clip"): (
+        "x.clip(min, max) on the tensor: the bounds are min and max, not clip_value_min and clip_value_max; the values "
+        "agree for float32 and int32" + _RUN),
+    ("tensorflow.io.decode_image", "mindspore.dataset.vision.Decode"): (
+        "Decode() is a transform applied to the encoded bytes (bytes or a uint8 numpy array) and gives the same HWC "
+        "uint8 pixels of a PNG; it has no channels or dtype (channels= raises TypeError)" + _RUN),
+    ("tensorflow.keras.Model.fit", "mindspore.train.Model.train"): _FIT,
+    ("tensorflow.keras.Model.fit_generator", "mindspore.train.Model.train"): _FIT,
+    ("tensorflow.keras.Model.predict", "mindspore.train.Model.eval"): _EVAL,
+    ("tensorflow.keras.Model.predict_generator", "mindspore.train.Model.eval"): _EVAL,
+    ("tensorflow.keras.initializers.Constant", "mindspore.common.initializer.Constant"): (
+        "Constant(value) has no default (Keras' value=0.0; Constant() raises TypeError); through "
+        "initializer(Constant(0.5), shape, dtype) it gives the same values" + _RUN),
+    ("tensorflow.keras.initializers.RandomNormal", "mindspore.common.initializer.Normal"): (
+        "Normal(sigma=0.01, mean=0.0): the standard deviation is called sigma and defaults to 0.01, Keras' stddev to "
+        "0.05 (40,000 draws: std 0.0100 against 0.050); Normal(sigma=0.2, mean=1.0) matches stddev=0.2; no seed"
+        + _RUN),
+    ("tensorflow.keras.initializers.RandomUniform", "mindspore.common.initializer.Uniform"): (
+        "Uniform(scale=0.07) draws from [-scale, scale]: Keras' default [-0.05, 0.05] is Uniform(0.05), and an "
+        "asymmetric [minval, maxval] has no Uniform form; no seed" + _RUN),
+    ("tensorflow.keras.initializers.TruncatedNormal", "mindspore.common.initializer.TruncatedNormal"): (
+        "TruncatedNormal(sigma=0.01, mean=0.0, a=-2.0, b=2.0): sigma defaults to 0.01 (Keras' stddev 0.05), and a, b "
+        "are absolute bounds, not two standard deviations: sigma=0.05 reaches ±0.2 where Keras stops at ±0.1; "
+        "a=-0.1, b=0.1 matches" + _RUN),
+    ("tensorflow.keras.initializers.VarianceScaling", "mindspore.common.initializer.XavierUniform"): (
+        "XavierUniform(gain=1) is VarianceScaling(1.0, 'fan_avg', 'uniform') (a 400 x 100 kernel, MindSpore's shape "
+        "100 x 400: both within ±0.1095); Keras' default VarianceScaling() is fan_in and truncated normal (std 0.050), "
+        "which XavierUniform does not give" + _RUN),
+    ("tensorflow.keras.metrics.Accuracy", "mindspore.train.Accuracy"): (
+        "Keras' Accuracy counts predictions equal to the labels (two label arrays); mindspore.train.Accuracy"
+        "('classification') takes (N, C) scores and refuses 1-D predictions (ValueError), and its update(y_pred, y) "
+        "takes the prediction first, Keras' update_state(y_true, y_pred) the truth" + _RUN),
+    ("tensorflow.keras.metrics.BinaryAccuracy", "mindspore.train.Accuracy"): (
+        "Accuracy('classification') refuses 1-D probabilities (ValueError); Accuracy('multilabel') on predictions "
+        "thresholded at 0.5, one label per row (N, 1), gives BinaryAccuracy's value (0.667 both), while one row of 6 "
+        "labels counts only exact rows (0.0); update(y_pred, y) takes the prediction first" + _RUN),
+    ("tensorflow.keras.metrics.CategoricalAccuracy", "mindspore.train.Accuracy"): _CLASS_ORDER.format(
+        value="0.75", refused="one-hot labels"),
+    ("tensorflow.keras.metrics.SparseCategoricalAccuracy", "mindspore.train.Accuracy"): _CLASS_ORDER.format(
+        value="0.75", refused="in Keras' order it raises ValueError"),
+    ("tensorflow.keras.metrics.AUC", "mindspore.train.auc"): (
+        "mindspore.train.auc(x, y) is the area under given curve points, not a metric of labels and scores "
+        "(auc(scores, labels) raises ValueError); ROC(pos_label=1) then auc(fpr, tpr) gives Keras' AUC (0.778 both)"
+        + _RUN),
+    ("tensorflow.keras.metrics.CosineSimilarity", "mindspore.train.CosineSimilarity"): (
+        "not the same measure: Keras' metric averages the cosine between each truth row and its prediction row; "
+        "mindspore.train.CosineSimilarity().update(x) takes one input and returns the N x N similarities of its rows "
+        "(zero diagonal)" + _RUN),
+    ("tensorflow.keras.metrics.Precision", "mindspore.train.Precision"): _BY_CLASS.format(
+        name="Precision", keras="1.0", per_class="[0.5, 1, 1]", mode="multilabel"),
+    ("tensorflow.keras.metrics.Recall", "mindspore.train.Recall"): _BY_CLASS.format(
+        name="Recall", keras="0.75", per_class="[1, 0.5, 1]", mode="multilabel"),
+    ("tensorflow.keras.preprocessing.image.random_rotation", "mindspore.dataset.vision.RandomRotation"): (
+        _LEGACY_IMAGE.format(name="random_rotation", arguments="x, rg", target="RandomRotation(degrees)", zeros="36",
+                             more="; both draw the angle from [-rg, rg] degrees")),
+    ("tensorflow.keras.preprocessing.image.random_shear", "mindspore.dataset.vision.RandomAffine"): (
+        _LEGACY_IMAGE.format(name="random_shear", arguments="x, intensity", target="RandomAffine(0, shear=intensity)",
+                             zeros="36", more="")),
+    ("tensorflow.keras.preprocessing.image.random_shift", "mindspore.dataset.vision.RandomAffine"): (
+        _LEGACY_IMAGE.format(name="random_shift", arguments="x, wrg, hrg", target="RandomAffine(0, translate=(wrg, hrg))",
+                             zeros="48", more="")),
+    ("tensorflow.math.reduce_std", "mindspore.Tensor.std"): (
+        "x.std(axis, keepdims) on the tensor gives TensorFlow's population value (float32, also with dim=), and it also "
+        "takes int32 input, which TensorFlow refuses" + _RUN),
+    ("tensorflow.math.reduce_sum", "mindspore.Tensor.sum"): (
+        "x.sum(axis, keepdims) (or dim, keepdim) on the tensor gives the same float values, but int32 input sums to "
+        "int64 (TensorFlow keeps int32), and a bool tensor is counted (int64) where TensorFlow refuses it" + _RUN),
+    ("tensorflow.math.reduce_variance", "mindspore.Tensor.var"): (
+        "x.var(axis, keepdims) on the tensor gives TensorFlow's population variance; the var(dim=...) form raises "
+        "RuntimeError on the CPU (kernel Var unregistered)" + _RUN),
+}
+# The Keras datasets: load_data downloads, so only MnistDataset's side was run.
+_MNIST_COLUMNS = "image (28 x 28 x 1 uint8) and label (uint32)"
+for _name, _target, _arguments, _labels, _columns, _how in (
+        ("cifar10", "Cifar10Dataset", "", " with labels shaped (N, 1)", "image (HWC uint8) and label (uint32)", _READ),
+        ("cifar100", "Cifar100Dataset", "label_mode='fine'", " with one kind of label",
+         "image, coarse_label and fine_label", _READ),
+        ("fashion_mnist", "FashionMnistDataset", "", ", images 28 x 28", _MNIST_COLUMNS, _READ),
+        ("imdb", "IMDBDataset", "num_words=None, ...", " of word-index sequences",
+         "text (the review as a string, to tokenize yourself) and label", _READ),
+        ("mnist", "MnistDataset", "path='mnist.npz'", ", images 28 x 28", _MNIST_COLUMNS, _MNIST)):
+    TENSORFLOW_PAGE_DIFFERENCES[(f"tensorflow.keras.datasets.{_name}", f"mindspore.dataset.{_target}")] = _LOAD_DATA.format(
+        name=_name, arguments=_arguments, labels=_labels, target=_target, columns=_columns) + _how

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tools.generate_mappings.corrections import TENSORFLOW_PARAMETER_CORRECTIONS
+from tools.generate_mappings.corrections import PAGE_CHECKS, TENSORFLOW_PAGE_DIFFERENCES, TENSORFLOW_PARAMETER_CORRECTIONS
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.parameter_corrections import corrected_rows, split_entry
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
@@ -85,6 +85,7 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
         entry["source_versions"] = source_range
     notes = []
     parameter_list: list[dict] = []
+    checked_page = None
     if consistent:
         entry["fix"] = "safe"
     else:
@@ -98,7 +99,9 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
                 and is_pure_rename(parameter_list))
         entry["fix"] = "safe" if safe else "unsafe"
         corrected = correction is not None and not correction.since
-        stated = difference_text(row, parameter_list)
+        # a doc row saying only "see the diff page" (a prose page) gets what running both sides found
+        checked_page = TENSORFLOW_PAGE_DIFFERENCES.get((entry["api"], row.mindspore_api))
+        stated = checked_page or difference_text(row, parameter_list)
         notes.append(f"The doc: {stated}" if corrected else stated)
         # A target that needs an argument the TensorFlow call never gives (BatchNorm2d's num_features, an optimizer's
         # params) cannot be reached by a rename: the renamed call raises a TypeError (issue 21), so no fix.
@@ -133,6 +136,8 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
     correction = TENSORFLOW_PARAMETER_CORRECTIONS.get(entry["api"])
     if correction is not None and not correction.since and parameter_list:
         entry["verified"] += f"; parameters corrected: {correction.checked}"
+    if checked_page:
+        entry["verified"] += "; " + next(text for tag, text in PAGE_CHECKS.items() if checked_page.endswith(tag))
     if entry["fix"] == "safe":  # a safe fix is one the numeric battery ran; it runs torch only (issue 16)
         entry["fix"] = "unsafe"
         entry["verified"] += "; not a safe fix: the numeric battery does not run TensorFlow"
