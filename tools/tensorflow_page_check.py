@@ -331,7 +331,57 @@ CASES: dict[str, tuple[str, str]] = {
         "dataset.MnistDataset(str(folder), usage='train', shuffle=False).create_tuple_iterator(output_numpy=True)]"),
     "datasets mnist": ("result = keras.datasets.mnist.load_data.__code__.co_varnames[:1]",
                        "import inspect; result = tuple(inspect.signature(dataset.MnistDataset).parameters)[:2]"),
-}
+
+    # What a rename writes (the fixer keeps the arguments and changes the callee), run on the MindSpore side: a fix is
+    # withdrawn (corrections.TENSORFLOW_NO_RENAME) when it does not give what the TensorFlow call gave.
+    "central_crop renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.CenterCrop(image, 0.5))"),
+    "convert_image_dtype renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: transforms.TypeCast(image, mindspore.float32))"),
+    "crop_to_bounding_box renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.Crop(image, 1, 2, 3, 4))"),
+    "grayscale_to_rgb renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.ConvertColor(gray))"),
+    "pad_to_bounding_box renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.Pad(image, 1, 2, 10, 9))"),
+    "per_image_standardization renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.Normalize(image))"),
+    "random_crop renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.RandomCrop(image, (4, 4, 3)))"),
+    "random_flip_left_right renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.RandomHorizontalFlip(image))"),
+    "random_flip_up_down renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.RandomVerticalFlip(image))"),
+    "resize renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.Resize(image, (4, 3)))"),
+    "rgb_to_grayscale renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.ConvertColor(image))"),
+    "rot90 renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.Rotate(image))"),
+    "decode_image renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.Decode(open(output / 'image.png', 'rb').read()))"),
+    "random_rotation renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.RandomRotation(image, 30))"),
+    "random_shear renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.RandomAffine(image, 20))"),
+    "random_shift renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: vision.RandomAffine(image, 0.1, 0.2))"),
+    "gradients renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: mindspore.grad((Tensor(matrix) * Tensor(matrix)).sum(), Tensor(matrix)))"),
+    "RandomUniform renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: init.Uniform(-0.05, 0.05))"),
+    "AUC renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: train.auc())"),
+    "CsvDataset renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: dataset.CSVDataset(str(output / 'table.csv'), [0.0, 0.0]))"),
+    "bucket_by_sequence_length renamed": ("result = 'the MindSpore side runs the renamed call'",
+                  "result = renamed(lambda: dataset.GeneratorDataset.bucket_batch_by_length(lambda item: len(item), [4], [3, 3]))"),
+    "RandomNormal renamed": ("result = statistics(keras.initializers.RandomNormal(0.0, 0.05)((200, 200)), False)",
+                             "result = statistics(initializer(init.Normal(0.0, 0.05), (200, 200), mindspore.float32), "
+                             "False)"),
+    "TruncatedNormal renamed": ("result = statistics(keras.initializers.TruncatedNormal(0.0, 0.05)((200, 200)))",
+                                "result = statistics(initializer(init.TruncatedNormal(0.0, 0.05), (200, 200), "
+                                "mindspore.float32))"),}
 
 # What each note in corrections.TENSORFLOW_PAGE_DIFFERENCES rests on: case -> words its compare line must hold
 # ("!words": must not hold). `check` fails when a release changes one of them, so a note cannot silently go stale.
@@ -396,6 +446,29 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "Model.train returns": ("TensorFlow 'History' | MindSpore 'None'",), "Model.predict": ("TensorFlow (3, 2) | MindSpore (3, 2)",),
     "MnistDataset columns": ("MindSpore [((28, 28, 1), 'uint8', 3, 'uint32')",),
     "datasets mnist": ("TensorFlow ('path',) | MindSpore ('dataset_dir', 'usage')",),
+    "central_crop renamed": ("MindSpore 'refused (TypeError)'",),
+    "convert_image_dtype renamed": ("MindSpore 'refused (TypeError)'",),
+    "crop_to_bounding_box renamed": ("MindSpore 'refused (TypeError)'",),
+    "grayscale_to_rgb renamed": ("MindSpore 'refused (TypeError)'",),
+    "pad_to_bounding_box renamed": ("MindSpore 'refused (TypeError)'",),
+    "per_image_standardization renamed": ("MindSpore 'refused (TypeError)'",),
+    "random_crop renamed": ("MindSpore 'refused (TypeError)'",),
+    "random_flip_left_right renamed": ("MindSpore 'refused (TypeError)'",),
+    "random_flip_up_down renamed": ("MindSpore 'refused (TypeError)'",),
+    "resize renamed": ("MindSpore 'refused (TypeError)'",),
+    "rgb_to_grayscale renamed": ("MindSpore 'refused (TypeError)'",),
+    "rot90 renamed": ("MindSpore 'refused (TypeError)'",),
+    "decode_image renamed": ("MindSpore 'refused (TypeError)'",),
+    "random_rotation renamed": ("MindSpore 'refused (TypeError)'",),
+    "random_shear renamed": ("MindSpore 'refused (TypeError)'",),
+    "random_shift renamed": ("MindSpore 'refused (TypeError)'",),
+    "gradients renamed": ("MindSpore 'refused (TypeError)'",),
+    "RandomUniform renamed": ("MindSpore 'refused (TypeError)'",),
+    "AUC renamed": ("MindSpore 'refused (TypeError)'",),
+    "CsvDataset renamed": ("MindSpore 'refused (TypeError)'",),
+    "bucket_by_sequence_length renamed": ("MindSpore 'refused (TypeError)'",),
+    "RandomNormal renamed": ("MindSpore float64(2,) [0.05,0.  ]",),  # (0.0, 0.05) read as sigma 0, mean 0.05
+    "TruncatedNormal renamed": ("MindSpore RuntimeError: TruncatedNormal: invalid sigma 0",),
 }
 
 # Which cases each entry's note was written from (TensorFlow name -> case names); tests tie them to the notes.
@@ -455,6 +528,32 @@ ENTRY_CASES: dict[str, tuple[str, ...]] = {
                                    "reduce_sum bool"),
     "tensorflow.math.reduce_variance": ("reduce_variance all", "reduce_variance axis", "reduce_variance dim"),
 }
+# What the withdrawn renames rest on (corrections.TENSORFLOW_NO_RENAME): TensorFlow name -> the renamed call's case.
+RENAME_CASES: dict[str, str] = {
+    "tensorflow.image.central_crop": "central_crop renamed",
+    "tensorflow.image.convert_image_dtype": "convert_image_dtype renamed",
+    "tensorflow.image.crop_to_bounding_box": "crop_to_bounding_box renamed",
+    "tensorflow.image.grayscale_to_rgb": "grayscale_to_rgb renamed",
+    "tensorflow.image.pad_to_bounding_box": "pad_to_bounding_box renamed",
+    "tensorflow.image.per_image_standardization": "per_image_standardization renamed",
+    "tensorflow.image.random_crop": "random_crop renamed",
+    "tensorflow.image.random_flip_left_right": "random_flip_left_right renamed",
+    "tensorflow.image.random_flip_up_down": "random_flip_up_down renamed",
+    "tensorflow.image.resize": "resize renamed",
+    "tensorflow.image.rgb_to_grayscale": "rgb_to_grayscale renamed",
+    "tensorflow.image.rot90": "rot90 renamed",
+    "tensorflow.io.decode_image": "decode_image renamed",
+    "tensorflow.keras.preprocessing.image.random_rotation": "random_rotation renamed",
+    "tensorflow.keras.preprocessing.image.random_shear": "random_shear renamed",
+    "tensorflow.keras.preprocessing.image.random_shift": "random_shift renamed",
+    "tensorflow.gradients": "gradients renamed",
+    "tensorflow.keras.initializers.RandomUniform": "RandomUniform renamed",
+    "tensorflow.keras.metrics.AUC": "AUC renamed",
+    "tensorflow.data.experimental.CsvDataset": "CsvDataset renamed",
+    "tensorflow.data.experimental.bucket_by_sequence_length": "bucket_by_sequence_length renamed",
+    "tensorflow.keras.initializers.RandomNormal": "RandomNormal renamed",
+    "tensorflow.keras.initializers.TruncatedNormal": "TruncatedNormal renamed",
+}
 
 HELPERS = """
 def statistics(values, bounded=True):
@@ -465,6 +564,13 @@ def statistics(values, bounded=True):
 def keras_metric(metric, truth, predicted):
     metric.update_state(truth, predicted)
     return float(metric.result())
+
+def renamed(call):
+    try:
+        made = call()
+    except Exception as error:
+        return f"refused ({type(error).__name__})"
+    return "an array" if isinstance(made, numpy.ndarray) or hasattr(made, "asnumpy") else f"a {type(made).__name__}"
 
 def mindspore_metric(metric, *inputs):
     metric.clear()

@@ -14,7 +14,8 @@
 # most of the wall time is the tensorflow-cpu download and install), of which tests/tensorflow_route took 1 min 45 s.
 # The battery adds 26 s wall (7.6 s CPU: TensorFlow side 18 s wall, MindSpore side 8 s; measured 2026-12-01, shared cores).
 # The Keras layer check (tools/keras_layer_check.py) adds 23 s wall (8.6 s CPU: Keras side 15 s, MindSpore side 8 s; 2026-12-02).
-# The page check (tools/tensorflow_page_check.py, 96 cases behind the 53 see-the-diff-page notes) adds 47 s wall (12.7 s CPU; measured 2026-12-02 on the shared cores, scipy already there; its --target install is one wheel).
+# The page check (tools/tensorflow_page_check.py, 119 cases behind the 53 see-the-diff-page notes and 23 withdrawn
+# renames) adds 21-47 s wall (11.6-12.7 s CPU; measured 2026-12-02 on the shared cores, the scipy wheel already there).
 set -u
 cd "$(dirname "$0")/../.."
 root=$(pwd)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tools.generate_mappings.corrections import PAGE_CHECKS, TENSORFLOW_PAGE_DIFFERENCES, TENSORFLOW_PARAMETER_CORRECTIONS
+from tools.generate_mappings.corrections import (PAGE_CHECKS, TENSORFLOW_NO_RENAME, TENSORFLOW_PAGE_DIFFERENCES,
+                                                 TENSORFLOW_PARAMETER_CORRECTIONS)
 from tools.generate_mappings.notes import difference_text, doc_link, join_notes
 from tools.generate_mappings.parameter_corrections import corrected_rows, split_entry
 from tools.generate_mappings.parameters import ParameterIndex, is_pure_rename, parameter_entries
@@ -109,6 +110,10 @@ def _entry(api, source_range, group, parameters, target_resolution, source_resol
         if required:
             entry["fix"] = "none"
             notes.insert(0, f"No fix: {row.mindspore_api} needs {', '.join(required)}, which the TensorFlow call does not give.")
+        no_rename = TENSORFLOW_NO_RENAME.get((entry["api"], row.mindspore_api))
+        if no_rename and not required:  # the renamed call was run and does not do the TensorFlow call's job
+            entry["fix"] = "none"
+            notes.insert(0, no_rename)
         if shared_with and parameter_list:
             notes.append(f"Parameters are from the diff page it shares with {shared_with}.")
     if row.source_doc_version != "TensorFlow 2.6":
