@@ -123,8 +123,37 @@ def test_the_device_is_chosen_once_with_the_original_fallback_and_placements_are
             x = x.to(torch.float16)
     """)
     assert 'device = "Ascend" if mindspore.device_context.ascend.is_available() else "CPU"\nmindspore.set_device(device)\n' in text
-    assert "model = Net()\n" in text and "x, y = x, y\n" in text
+    assert "model = Net()\n" in text and "x, y = x" not in text  # `x, y = x, y` did nothing: the statement goes
     assert "x = x.to(torch.float16)" in text or "x = x.to(mindspore.float16)" in text  # a cast is not a placement
+
+
+def test_a_statement_that_only_places_values_goes_whole_and_one_that_computes_stays():
+    text = fixed("""
+        import torch
+
+        device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        model = torch.nn.Linear(3, 1)
+        model = model.to(device)  # placed
+        for data in loader:
+            inputs, labels = data[0].to(device), data[1].to(device)
+            a, b = labels.to(device), inputs.to(device)
+            inputs, labels = inputs.to(device), labels.to(device)
+            print(model(inputs), a, b)
+        for batch in loader:
+            batch = batch.to(device)
+        for x, y in loader:
+            x, y = x.cuda(), y.cpu()
+            self.x = self.x.to(device)
+            z = x.to(device); z = z.to(device)
+        print(x.to(device))
+    """)
+    assert "model.to" not in text and "# placed" not in text and "model = model" not in text
+    assert "inputs, labels = data[0], data[1]\n" in text  # the value changes: only the calls go
+    assert "a, b = labels, inputs\n" in text  # a swap is not a placement
+    assert "inputs, labels = inputs" not in text and "x, y = x" not in text and "self.x = self.x" not in text
+    assert "for batch in loader:\n    pass\n" in text  # never an empty block
+    assert "z = x; z = z\n" in text  # not alone on its line: the calls go, the statements stay
+    assert "print(x)\n" in text
 
 
 def test_a_data_loader_over_a_tensor_dataset_keeps_batch_shuffle_drop_last_and_workers():

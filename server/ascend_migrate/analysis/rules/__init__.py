@@ -5,7 +5,7 @@ adding a rule is a module and a line here. names (qualified references), methods
 receivers, method definitions), strings (device, backend and environment-variable literals in their roles),
 imports (third-party modules), patterns (keyword arguments with no counterpart, indexing shapes), shapes
 (fusable code shapes, definitions by name and signature), pitfalls (the Ascend guide's device capability and
-properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), cudnn_switches (cuDNN switches set by assignment, MindSpore route), state_dict_load (a model's parameters loaded from a computed path), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_data_sizes (a
+properties pitfalls), training_step (the MindSpore route's training step), class_name_dispatch (parameters of layers picked by class name), device_choice (the device chosen once), device_placement (a statement that only places values on the device, removed), cudnn_switches (cuDNN switches set by assignment, MindSpore route), state_dict_load (a model's parameters loaded from a computed path), keras_layer_class (Keras Layer/Model subclasses as Cells), keras_data_sizes (a
 Keras model class's sizes from its input's shape), keras_model
 (Keras functional/Sequential models as Cells), keras_module_model (a functional model written at module level), keras_training (Keras compile/fit as mindspore.train.Model), tf_data
 (tf.data from arrays as mindspore.dataset), format_spec (a format spec applied to a tensor), dropout2d_input (torch's
@@ -21,6 +21,7 @@ from ascend_migrate.analysis.rules import (
     class_name_dispatch,
     cudnn_switches,
     device_choice,
+    device_placement,
     dropout2d_input,
     format_spec,
     imports,
@@ -54,6 +55,7 @@ RULES: tuple[Rule, ...] = (
     training_step.RULE,
     class_name_dispatch.RULE,
     device_choice.RULE,
+    device_placement.RULE,
     cudnn_switches.RULE,
     state_dict_load.RULE,
     strings.RULE,

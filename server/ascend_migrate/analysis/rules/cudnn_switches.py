@@ -18,6 +18,7 @@ import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.statement_removal import alone_on_its_lines, removal
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 BENCHMARK = "torch.backends.cudnn.benchmark"
@@ -40,51 +41,18 @@ def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr
     line, column = target_span[0], target_span[1]
     _, _, end_line, end_column = factory.span(value)
     lines = factory.lines
-    before = lines.text(line)[:column - 1]
-    after = lines.text(end_line)[end_column - 1:]
-    if before.strip() or (after.strip() and not after.lstrip().startswith("#")):
+    if not alone_on_its_lines(lines, line, column, end_line, end_column):
         return  # `a = 1; cudnn.benchmark = True`: not alone on its lines, left to the user
     remove = imports_left_unused(context, target)
     if api == BENCHMARK:
         fix = Fix(title="Remove the statement: MindSpore has no cuDNN autotuning switch (it chooses kernels itself)",
-                  safe=False, edits=(_removal(lines, line, column, end_line, end_column),), remove_imports=remove)
+                  safe=False, edits=(removal(lines, line, column, end_line, end_column),), remove_imports=remove)
     else:
         call = f"mindspore.set_deterministic({ast.unparse(value)})"  # the value as written, up to spacing and quotes
         fix = Fix(title=f"Replace with `{call}` (MindSpore's global determinism switch)", safe=False,
                   edits=(TextEdit(line, column, end_line, end_column, call),), add_imports=("import mindspore",),
                   remove_imports=remove)
     context.findings[index] = dataclasses.replace(context.findings[index], fix=fix)
-
-
-def _removal(lines, line: int, column: int, end_line: int, end_column: int) -> TextEdit:
-    """The statement's lines deleted, or the statement replaced by `pass` where it may be the only statement of its
-    block (the code line above opens a block and the next code line is not a sibling at the same indentation)."""
-    indentation = column - 1
-    if indentation and _opens_block(lines, line) and _next_code_indentation(lines, end_line) != indentation:
-        return TextEdit(line, column, end_line, end_column, "pass")
-    if end_line < _last_line(lines):
-        return TextEdit(line, 1, end_line + 1, 1, "")
-    return TextEdit(line, 1, end_line, len(lines.text(end_line)) + 1, "")
-
-
-def _last_line(lines) -> int:
-    return lines.first_line + len(lines.lines) - 1
-
-
-def _opens_block(lines, line: int) -> bool:
-    for number in range(line - 1, 0, -1):
-        code = lines.text(number).split("#", 1)[0].rstrip()
-        if code:
-            return code.endswith(":")
-    return False
-
-
-def _next_code_indentation(lines, end_line: int) -> int | None:
-    for number in range(end_line + 1, _last_line(lines) + 1):
-        text = lines.text(number)
-        if text.strip() and not text.lstrip().startswith("#"):
-            return len(text) - len(text.lstrip())
-    return None
 
 
 def imports_left_unused(context: RuleContext, reference: ast.expr) -> tuple[str, ...]:
