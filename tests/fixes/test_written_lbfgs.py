@@ -74,6 +74,51 @@ def test_a_line_search_stays_advice_saying_why():
     constructor = [finding for finding in found if finding.code == "MS235"]
     assert len(constructor) == 1 and constructor[0].fix is None
     assert "line_search_fn='strong_wolfe'" in constructor[0].message and "not written" in constructor[0].message
+    # its step is not rewritten either (the written class has no line search, and torch's LBFGS stays), and says why
+    steps = [finding for finding in found if finding.code == "MS204" and finding.api.endswith(".step")]
+    assert len(steps) == 1 and steps[0].fix is None
+    assert "`optimizer` is built at line 9 with line_search_fn='strong_wolfe'" in steps[0].message
+    text = fixed(TRAINING.format(arguments=", line_search_fn='strong_wolfe'"))
+    assert "optimizer.step(closure)" in text and "value_and_grad" not in text and "class LBFGS" not in text
+
+
+def test_a_step_follows_its_optimizer_to_the_constructor_and_says_less_when_it_is_not_followed():
+    source = """
+        import torch
+
+
+        def train(model, optimizer: torch.optim.LBFGS, loss_of):
+            for i in range(3):
+                def closure():
+                    optimizer.zero_grad()
+                    loss = loss_of(model)
+                    loss.backward()
+                    return loss
+                optimizer.step(closure)
+
+
+        class Trainer:
+            def __init__(self, model, search):
+                self.model = model
+                self.optimizer = torch.optim.LBFGS(model.parameters(), line_search_fn=search)
+
+            def train(self, loss_of):
+                for i in range(3):
+                    def closure():
+                        self.optimizer.zero_grad()
+                        loss = loss_of(self.model)
+                        loss.backward()
+                        return loss
+                    self.optimizer.step(closure)
+    """
+    steps = {finding.line: finding for finding in findings(source) if finding.code == "MS204" and finding.api.endswith(".step")}
+    assert steps[12].fix is None and "where `optimizer` is built is not followed here" in steps[12].message
+    assert "line_search_fn" not in steps[12].message.split("Not rewritten")[-1]  # nothing said of what is not known
+    assert steps[27].fix is None and "`self.optimizer` is built at line 18 with line_search_fn=search" in steps[27].message
+    # built without line search in the class's __init__: the step in another method is rewritten
+    text = fixed(source.replace(", line_search_fn=search", ""))
+    assert "self.optimizer.step(mindspore.value_and_grad(closure, None, self.optimizer.parameters))" in text
+    assert "        optimizer.step(closure)" in text  # the parameter's step stays
 
 
 def test_unpacked_arguments_stay_advice():

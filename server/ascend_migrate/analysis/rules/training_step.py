@@ -9,7 +9,8 @@ rewrite keeps its finding, and the message says why (two backward passes before 
 block such as gradient accumulation, control flow leaving the forward pass, an optimizer given a closure).
 The one closure step rewritten is that of a torch.optim.LBFGS, which the fix replaces with an L-BFGS written into the
 file (MS235, rules/lbfgs.py): `optimizer.step(closure)` → `optimizer.step(mindspore.value_and_grad(closure, None,
-optimizer.parameters))`, zero_grad() and backward() deleted from the closure.
+optimizer.parameters))`, zero_grad() and backward() deleted from the closure, only when the optimizer's construction
+is followed and gets that class (`lbfgs.constructor_problem`: not with `line_search_fn="strong_wolfe"`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import LOOP, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.lbfgs import constructor_problem
 from ascend_migrate.fixes.families.training_step import TrainingStep
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
@@ -258,6 +260,9 @@ def _closure_fix(context: RuleContext, before: list[ast.stmt], step: ast.Call) -
     optimizer = step.func.value  # type: ignore[attr-defined]
     if context.infer(optimizer) != _WRITTEN_OPTIMIZER or len(step.args) != 1 or step.keywords or type(step.args[0]) is not ast.Name:
         return None
+    built = constructor_problem(context, optimizer, context.factory.span(step)[0])
+    if built is not None:
+        return built  # a line search, or a constructor not followed: the written class may not stand for it
     name = step.args[0].id
     closure = next((statement for statement in reversed(before)
                     if type(statement) is ast.FunctionDef and statement.name == name), None)
