@@ -7,6 +7,7 @@ class beside torch's and the fixed time_sequence_prediction."""
 from __future__ import annotations
 
 import ast
+import json
 import textwrap
 
 from ascend_migrate.analysis.engine import analyze
@@ -153,3 +154,19 @@ def test_a_closure_reading_grads_is_advice_saying_why():
     source = TRAINING.format(arguments="").replace("        return loss\n", "        print(model.weight.grad)\n        return loss\n")
     steps = [finding for finding in findings(source) if finding.code == "MS204" and finding.line == 18]
     assert len(steps) == 1 and steps[0].fix is None and "reads .grad after backward()" in steps[0].message
+
+
+def test_the_change_list_shows_the_written_class_as_one_line_and_the_file_gets_it_whole(tmp_path, monkeypatch, capsys):
+    from ascend_migrate.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(TRAINING.format(arguments=""), encoding="utf-8")
+    report = tmp_path / "changes.json"
+    main(["fix", "--target", "mindspore", "--unsafe", "--write", "--report", str(report), "train.py"])
+    listed = [line for line in capsys.readouterr().err.splitlines() if " MS235 " in line]
+    lines = len(written_text("lbfgs").strip("\n").splitlines())
+    assert listed == [f"train.py:5: MS235 (nothing) -> class LBFGS: {lines} lines written into the file (fixes/templates/lbfgs.py)",
+                      "train.py:9: MS235 optimizer = torch.optim.LBFGS(model.parameters(), lr=0.8) -> optimizer = LBFGS(model.parameters(), lr=0.8)"]
+    rows = [row for row in json.loads(report.read_text(encoding="utf-8"))["changes"] if row["code"] == "MS235"]
+    assert [len(row["after"].splitlines()) for row in rows] == [1, 1]  # the report lists it the same way
+    assert written_text("lbfgs") in (tmp_path / "train.py").read_text(encoding="utf-8")  # the file has the whole class

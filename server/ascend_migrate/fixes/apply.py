@@ -407,11 +407,15 @@ def _fixed_region_texts(context: _Context, edits: Sequence[TextEdit], regions: l
 
 def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdit]) -> list[Change]:
     code_edits_made = {edit for plan in planned for edit in plan.edits}
-    changes = [
-        Change(plan.finding.line, plan.finding.code, plan.fix.title, *_before_after(context, plan.edits))
-        for plan in planned
-        if plan.edits
-    ]
+    changes = []
+    for plan in planned:
+        rewrite, shown = plan.fix.rewrite, plan.edits
+        if rewrite is not None:  # a definition written whole is listed as one line, not as its text
+            summaries = {edit: summary for edit in plan.edits if (summary := rewrite.listed(edit)) is not None}
+            changes.extend(Change(edit.line, plan.finding.code, plan.fix.title, "", summary) for edit, summary in summaries.items())
+            shown = tuple(edit for edit in plan.edits if edit not in summaries)
+        if shown:
+            changes.append(Change(plan.finding.line, plan.finding.code, plan.fix.title, *_before_after(context, shown)))
     # An import added for a fix that only adds imports is listed under that fix's code and title.
     requested_by = {
         statement: plan.finding

@@ -71,6 +71,11 @@ class Rewrite:
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         raise NotImplementedError
 
+    def listed(self, edit: TextEdit) -> str | None:
+        """A one-line text the change list shows instead of one of this rewrite's edits (a whole definition written
+        into the file: its lines would fill the listing), or None to show the edit's lines as they are."""
+        return None
+
     def to_json(self) -> dict[str, Any]:
         """The family's arguments as a JSON object, empty fields left out. Tuples stay tuples (JSON lists):
         a tuple of (name, value) pairs travels as a list of [name, value] lists, the shape servers have

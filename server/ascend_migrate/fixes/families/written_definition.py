@@ -5,7 +5,8 @@ The class's text is the template's: everything below its marker line (`lbfgs`), 
 module (`recurrent_cells:LSTMCell`, MS236), inserted once per file before the first
 top-level statement that is not an import, a docstring or a comment just above it: after the imports, so the
 `mindspore` it uses is bound when it runs. A text that already has a top-level `class NAME` gets no second copy
-(a second call in the file, or a fix applied again). Costs one `ast` parse of the text per such fix.
+(a second call in the file, or a fix applied again). Costs one `ast` parse of the text per such fix. The change
+list shows the inserted class as one line (`listed`).
 """
 
 from __future__ import annotations
@@ -67,6 +68,14 @@ class WrittenDefinition(Rewrite):
         newline = newline_of(source)
         written = text.replace("\n", newline) + newline + newline
         return [TextEdit(line, 1, line, 1, written), *edits]
+
+    def listed(self, edit: TextEdit) -> str | None:
+        """The inserted definition as one line of the change list (`class LBFGS: 104 lines written ...`); the
+        file gets the whole text, and the diff shows it."""
+        if (edit.line, edit.column) != (edit.end_line, edit.end_column) or f"class {self.name}" not in edit.new_text:
+            return None
+        lines = len(edit.new_text.strip("\r\n").splitlines())
+        return f"class {self.name}: {lines} lines written into the file (fixes/templates/{self.template}.py)"
 
 
 def _insertion_line(tree: ast.Module, index: LineIndex) -> int | None:
