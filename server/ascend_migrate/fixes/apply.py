@@ -407,7 +407,7 @@ def _fixed_region_texts(context: _Context, edits: Sequence[TextEdit], regions: l
 
 def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdit]) -> list[Change]:
     code_edits_made = {edit for plan in planned for edit in plan.edits}
-    changes = []
+    changes: list[Change] = []
     for plan in planned:
         rewrite, shown = plan.fix.rewrite, plan.edits
         if rewrite is not None:  # a definition written whole is listed as one line, not as its text
