@@ -175,3 +175,31 @@ def test_forward_is_not_renamed_onto_a_construct_the_class_already_has(run):
     '''
     findings = [finding for finding in run(source, "mindspore").findings if finding.code == "MS202"]
     assert [(finding.line, finding.fix is None) for finding in findings] == [(9, True), (13, False)]
+
+
+def test_a_method_whose_target_is_a_function_is_reported_even_where_no_renamed_keyword_is_passed(tmp_path):
+    # x.squeeze(1) stays as written: mindspore.Tensor.squeeze is the tensor's own method, and only the keyword's name
+    # differs. x.dot(y) cannot: its target is the function mindspore.mint.dot (not the tensor's method of that name,
+    # which is another operation), so a call on the tensor is reported whatever its rows (rules/methods.py).
+    import textwrap
+
+    from ascend_migrate.analysis.engine import analyze_file
+    from ascend_migrate.config import Settings
+    from ascend_migrate.kb.index import KnowledgeBase
+
+    (tmp_path / "methods.yaml").write_text(textwrap.dedent("""
+        table: methods-test
+        provenance: written for this test (shapes of mappings/ entries)
+        entries:
+          - {api: torch.Tensor.squeeze, match: method, receiver: tensor, route: mindspore, category: ms-differs,
+             target: mindspore.Tensor.squeeze, parameters: [{source: dim, target: axis, change: renamed}]}
+          - {api: torch.Tensor.dot, match: method, receiver: tensor, route: mindspore, category: ms-differs,
+             target: mindspore.mint.dot, parameters: [{source: tensor, target: other, change: renamed}]}
+          - {api: torch.Tensor.relu, match: method, receiver: tensor, route: mindspore, category: ms-equivalent,
+             target: mindspore.mint.nn.functional.relu}
+          - {api: torch.Tensor.abs, match: method, receiver: tensor, route: mindspore, category: ms-equivalent,
+             target: mindspore.Tensor.abs}
+    """), encoding="utf-8")
+    source = "import torch\ndef f(x: torch.Tensor, y):\n    a = x.squeeze(1)\n    b = x.dot(y)\n    c = x.relu()\n    d = x.abs()\n"
+    findings = analyze_file(source, "snippet.py", Settings(target="mindspore"), KnowledgeBase.from_directory(tmp_path)).findings
+    assert sorted((f.line, f.api) for f in findings) == [(4, "torch.Tensor.dot"), (5, "torch.Tensor.relu")]

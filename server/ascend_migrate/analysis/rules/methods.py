@@ -68,8 +68,10 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
     """x.view(...) works as it is on a mindspore.Tensor; so does x.squeeze(1) when the only difference is a
     keyword's name (dim → axis) and the call does not pass that keyword, or x.diag() when the parameter that
     MindSpore lacks is not passed. Nothing to change, nothing to report. Rows that say `same` never matter;
-    any other difference (a default, a meaning, a type) matters whatever the call passes."""
-    if not entry.target or entry.target.rsplit(".", 1)[-1] != node.attr:
+    any other difference (a default, a meaning, a type) matters whatever the call passes. Only a target that is the
+    receiver's own method of the same name can stay as written: `x.relu()` → the function mindspore.mint.nn.functional
+    .relu is reported, whatever its rows say (mindspore.Tensor has no relu)."""
+    if not entry.target or not is_own_method(entry.target, node.attr):
         return False
     if entry.target in ONE_SIZE_TARGETS and call is not None and (len(call.args) > 1 or any(type(argument) is ast.Starred for argument in call.args)):
         return False  # x.new_zeros(2, 3), x.new_ones(*shape): MindSpore takes the sizes as one tuple (size_arguments.py)
@@ -90,6 +92,14 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
         if difference.change == "removed" and call.args and (difference.position is None or difference.position < len(call.args)):
             return False
     return True
+
+
+def is_own_method(target: str, method: str) -> bool:
+    """`target` is the method `method` of a MindSpore class (`mindspore.Tensor.squeeze`, `mindspore.nn.Cell.apply`),
+    not a function of that name in a module (`mindspore.mint.dot`). MindSpore's modules are lower-case and its
+    classes CapWords; tests/execution/test_method_targets.py checks every such target against mindspore 2.10."""
+    owner, _, name = target.rpartition(".")
+    return name == method and owner.rpartition(".")[2][:1].isupper()
 
 
 def _is_layer_parameter(context: RuleContext, node: ast.expr) -> bool:
