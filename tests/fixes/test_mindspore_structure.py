@@ -586,3 +586,14 @@ def test_a_step_zeroing_grads_after_the_forward_pass_starts_its_function_at_the_
             optimizer.step()
     """)
     assert not fixable and "is not computed between zero_grad() and backward()" in message
+
+
+def test_a_statement_removed_for_two_findings_is_listed_once(tmp_path, monkeypatch, capsys):
+    from ascend_migrate.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text("import torch\n\n\ndef step(x, y, device):\n    x, y = x.to(device), y.to(device)\n"
+                                       "    return x + y\n", encoding="utf-8")
+    main(["fix", "--target", "mindspore", "--unsafe", "--diff", "train.py"])
+    listed = [line for line in capsys.readouterr().err.splitlines() if " MS205 " in line]
+    assert listed == ["train.py:5: MS205 x, y = x.to(device), y.to(device) -> (nothing)"]

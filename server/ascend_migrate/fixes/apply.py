@@ -408,7 +408,11 @@ def _fixed_region_texts(context: _Context, edits: Sequence[TextEdit], regions: l
 def _changes(context: _Context, planned: Sequence[_Planned], edits: list[TextEdit]) -> list[Change]:
     code_edits_made = {edit for plan in planned for edit in plan.edits}
     changes: list[Change] = []
+    listed: set[tuple[TextEdit, ...]] = set()
     for plan in planned:
+        if plan.edits in listed:
+            continue  # findings sharing one fix (a statement removed for each of its calls): listed once
+        listed.add(plan.edits)
         rewrite, shown = plan.fix.rewrite, plan.edits
         if rewrite is not None:  # a definition written whole is listed as one line, not as its text
             summaries = {edit: summary for edit in plan.edits if (summary := rewrite.listed(edit)) is not None}
