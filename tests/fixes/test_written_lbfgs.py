@@ -170,3 +170,14 @@ def test_the_change_list_shows_the_written_class_as_one_line_and_the_file_gets_i
     rows = [row for row in json.loads(report.read_text(encoding="utf-8"))["changes"] if row["code"] == "MS235"]
     assert [len(row["after"].splitlines()) for row in rows] == [1, 1]  # the report lists it the same way
     assert written_text("lbfgs") in (tmp_path / "train.py").read_text(encoding="utf-8")  # the file has the whole class
+
+
+def test_a_class_taken_from_a_template_module_is_listed_with_that_module(tmp_path, monkeypatch, capsys):
+    from ascend_migrate.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "seq.py").write_text("import torch\nimport torch.nn as nn\n\ncell = nn.LSTMCell(1, 51)\ncell.double()\n", encoding="utf-8")
+    main(["fix", "--target", "mindspore", "--unsafe", "--diff", "seq.py"])
+    listed = [line for line in capsys.readouterr().err.splitlines() if " MS236 (nothing)" in line]
+    assert len(listed) == 1 and listed[0].endswith("lines written into the file (fixes/templates/recurrent_cells.py)")
+    assert listed[0].startswith("seq.py:4: MS236 (nothing) -> class LSTMCell: ")

@@ -75,7 +75,8 @@ class WrittenDefinition(Rewrite):
         if (edit.line, edit.column) != (edit.end_line, edit.end_column) or f"class {self.name}" not in edit.new_text:
             return None
         lines = len(edit.new_text.strip("\r\n").splitlines())
-        return f"class {self.name}: {lines} lines written into the file (fixes/templates/{self.template}.py)"
+        module = self.template.partition(":")[0]  # `recurrent_cells:LSTMCell`: one class of recurrent_cells.py
+        return f"class {self.name}: {lines} lines written into the file (fixes/templates/{module}.py)"
 
 
 def _insertion_line(tree: ast.Module, index: LineIndex) -> int | None:
