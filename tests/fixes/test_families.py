@@ -11,6 +11,7 @@ from ascend_migrate.analysis.findings import Finding, Fix, TextEdit
 from ascend_migrate.fixes.families import FAMILIES, rewrite_from_json
 from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
+from ascend_migrate.fixes.families.early_device import EarlyDevice
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint
 from ascend_migrate.fixes.families.loader_dataset_size import LoaderDatasetSize
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
@@ -32,6 +33,7 @@ EXAMPLES = {
     "loader-dataset-size": LoaderDatasetSize((46, 47, 46, 73), "train_loader"),
     "training-step": TrainingStep((30, 1, 33, 24), "loss", "optimizer", "forward_fn", ("hidden",), ("output", "hidden")),
     "written-definition": WrittenDefinition((58, 17, 58, 28), "lbfgs", "LBFGS"),
+    "early-device": EarlyDevice((24, 1, 24, 73), '"Ascend" if torch.cuda.is_available() else "CPU"', "device"),
 }
 
 
@@ -81,7 +83,7 @@ def test_objects_as_the_documentation_writes_them_decode_too():
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
     [
-        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, load-checkpoint, loader-dataset-size, save-checkpoint, training-step, written-definition)"),
+        ("string-value", {"span": [1, 1, 1, 5]}, "unknown fix family 'string-value' (known: call-arguments, clip-grad-fused, early-device, load-checkpoint, loader-dataset-size, save-checkpoint, training-step, written-definition)"),
         ("call-arguments", {"call": [1, 1, 1, 5], "rename": {"a": "b"}}, "call-arguments: unknown argument 'rename'"),
         ("call-arguments", {"call": [1, 1, 5]}, "call-arguments: 'call' must be a span [line, column, end_line, end_column], got [1, 1, 5]"),
         ("save-checkpoint", {}, "save-checkpoint: SaveCheckpoint.__init__() missing 1 required positional argument: 'call'"),

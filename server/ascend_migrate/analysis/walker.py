@@ -333,6 +333,10 @@ class Walker:
                 returned = self.call_returns(value)
                 if returned is not None and type(returned) is not str:
                     return element(returned, node.slice)
+            if type(value) is ast.Name:
+                binding = self.lookup(value.id)
+                if binding is not None and binding[0] == "elements":
+                    return binding[1]  # an element of a comprehension of known elements
             return TENSOR if self.infer(value) == TENSOR else None
         return None
 
@@ -652,6 +656,15 @@ class Walker:
                     continue
             if value_type is None and type(value) is ast.Constant and value.value is None and _typed_self_attribute(self, target):
                 continue  # `self.bias = None` in the other branch: the attribute is that type or None, still that type
+            element = None
+            if value_type is None and type(target) is ast.Name:
+                if type(value) is ast.DictComp:
+                    element = self.infer(value.value)
+                elif type(value) is ast.ListComp:
+                    element = self.infer(value.elt)
+                if element is not None:  # {x: TensorDataset(...) for x in ...}: what `name[key]` is (infer)
+                    self.bind(target.id, ("elements", element))
+                    continue
             self.visit_target(target, value_type)
             if self._track_strings and type(target) is ast.Name:
                 self.remember_value(target.id, value)
@@ -693,6 +706,9 @@ class Walker:
         target = node.target
         if type(target) is ast.Name:
             self.dictionaries.record_write(target.id, node)  # d |= other
+            if type(node.op) is not ast.BitOr and self.infer(node.value) == TENSOR and self.infer(target) is None:
+                # `correct = 0` then `correct += (pred == y).sum()`: a number plus a tensor is a tensor from here on
+                self.bind(target.id, ("value", TENSOR))
         if type(target) is not ast.Name:
             self.visit(target)
 

@@ -65,4 +65,8 @@ PATTERN_NAMES = frozenset({
     "tf-newaxis",
     "keras-logits-loss",
     "keras-input-size",  # analysis/rules/keras_data_sizes.py
+    # analysis/rules/phase_step.py, parameter_values.py (MindSpore route, issue 17: user-shaped programs)
+    "phase-training-step",
+    "parameter-inplace-fill",
+    "linear-size-attribute",
 })

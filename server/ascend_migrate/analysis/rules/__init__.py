@@ -12,7 +12,8 @@ Keras model class's sizes from its input's shape), keras_model
 Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.dataset) on a fixed pipeline), tf_custom_loop
 (GradientTape, tf.function and a custom loop's optimizer), tf_metrics (Keras metrics as mindspore.train metrics), tf_module_names
 (tf.__version__, tf.newaxis), tf_loss_order (a Keras cross-entropy on logits and its calls' argument order), layer_call_keywords (a layer called with a
-keyword its MindSpore counterpart names otherwise).
+keyword its MindSpore counterpart names otherwise), phase_step (a step run only in the training phase under set_grad_enabled),
+linear_sizes (an ops/nn-era Dense's in_channels/out_channels), parameter_values (a layer parameter filled in place).
 """
 
 from __future__ import annotations
@@ -31,10 +32,13 @@ from ascend_migrate.analysis.rules import (
     keras_module_model,
     keras_training,
     layer_call_keywords,
+    linear_sizes,
     loader_dataset,
     methods,
     names,
+    parameter_values,
     patterns,
+    phase_step,
     pitfalls,
     shapes,
     state_dict_load,
@@ -53,6 +57,9 @@ RULES: tuple[Rule, ...] = (
     names.RULE,
     methods.RULE,
     training_step.RULE,
+    phase_step.RULE,
+    linear_sizes.RULE,
+    parameter_values.RULE,
     class_name_dispatch.RULE,
     device_choice.RULE,
     device_placement.RULE,

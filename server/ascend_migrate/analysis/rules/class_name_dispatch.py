@@ -146,7 +146,7 @@ def _report_init(context: RuleContext, entry, statement: ast.stmt, parameter: st
         target = target.value
     if not (type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == parameter):
         return
-    initializer = _initializer(call)
+    initializer = fill_initializer(call)
     if initializer is None:
         return
     names = {NN_ERA_RENAMES[name].get(target.attr, target.attr) for name in classes} or {target.attr}
@@ -164,9 +164,10 @@ def _report_init(context: RuleContext, entry, statement: ast.stmt, parameter: st
     context.add(dataclasses.replace(finding, fix=fix))
 
 
-def _initializer(call: ast.Call) -> str | None:
+def fill_initializer(call: ast.Call) -> str | None:
     """`Normal(sigma=std, mean=mean)` for normal_(mean, std) (torch's defaults 0 and 1), `Constant(v)` for fill_(v),
-    `Zero()` for zero_(); None for anything else."""
+    `Zero()` for zero_(), `Uniform(s)` for uniform_(-s, s) (MindSpore's Uniform(scale) draws from [-scale, scale]);
+    None for anything else."""
     method = call.func.attr  # type: ignore[attr-defined]
     keywords = {keyword.arg: keyword.value for keyword in call.keywords}
     if None in keywords:
@@ -182,6 +183,9 @@ def _initializer(call: ast.Call) -> str | None:
         return f"Constant({ast.unparse(call.args[0])})"
     if method == "zero_" and not call.args and not keywords:
         return "Zero()"
+    if method == "uniform_" and len(call.args) == 2 and not keywords:
+        low, high = (ast.unparse(argument).replace(" ", "") for argument in call.args)
+        return f"Uniform({ast.unparse(call.args[1])})" if low in (f"-{high}", f"-({high})") else None
     return None
 
 

@@ -12,6 +12,7 @@ import dataclasses
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import ASSIGNMENT, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.structure_fixes import mindspore_device
+from ascend_migrate.fixes.families.early_device import EarlyDevice
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 
@@ -37,13 +38,24 @@ def on_assignment(context: RuleContext, targets: list[ast.expr], value: ast.expr
     line, column, end_line, end_column = factory.span(value)
     indentation = " " * (factory.span(targets[0])[1] - 1)
     name = targets[0].id
-    fix = Fix(
-        title=f"Choose the device once: `{name} = {device}` and `mindspore.set_device({name})`",
-        safe=False,
-        edits=(TextEdit(line, column, end_line, end_column, f"{device}\n{indentation}mindspore.set_device({name})"),),
-        add_imports=("import mindspore",),
-    )
+    title = f"Choose the device once: `{name} = {device}` and `mindspore.set_device({name})`"
+    if indentation == "" and _reads_only_imports(context, value):
+        # a module-level choice goes above any earlier statement that may run a kernel (fixes/families/early_device.py)
+        statement = (factory.span(targets[0])[0], 1, end_line, end_column)
+        fix = Fix(title=f"{title}, before the first statement after the imports (set_device must precede every kernel)",
+                  safe=False, rewrite=EarlyDevice(statement, device, name), add_imports=("import mindspore",))
+    else:
+        fix = Fix(title=title, safe=False,
+                  edits=(TextEdit(line, column, end_line, end_column, f"{device}\n{indentation}mindspore.set_device({name})"),),
+                  add_imports=("import mindspore",))
     context.findings[index] = dataclasses.replace(finding, fix=fix)
+
+
+def _reads_only_imports(context: RuleContext, value: ast.expr) -> bool:
+    """Every name the device expression reads is an import (`torch` of torch.cuda.is_available()): moved up, it
+    still finds them bound."""
+    return all(context.lookup(node.id) is not None and context.lookup(node.id)[0] == "import"
+               for node in ast.walk(value) if type(node) is ast.Name)
 
 
 _FLAGS = (

@@ -10,6 +10,7 @@ from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.names import adapted_arguments, with_reason
+from ascend_migrate.analysis.rules.parameter_values import METHOD_BUILDERS as VALUE_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import ONE_SIZE_TARGETS
 from ascend_migrate.analysis.rules.structure_fixes import METHOD_BUILDERS, NotFixed
 from ascend_migrate.taxonomy import ROUTE_NPU
@@ -142,10 +143,10 @@ def _receiver_is_foreign(node: ast.expr) -> bool:
                              ast.DictComp, ast.SetComp))
 
 
-def _method_fix(context: RuleContext, entry, node: ast.Attribute, call: ast.Call | None, span) -> Fix | None:
+def _method_fix(context: RuleContext, entry, node: ast.Attribute, call: ast.Call | None, span) -> Fix | NotFixed | None:
     if entry.fix == "none":
         return None
-    builder = METHOD_BUILDERS.get((context.route, entry.api))
+    builder = METHOD_BUILDERS.get((context.route, entry.api)) or VALUE_BUILDERS.get((context.route, entry.api))
     if builder is not None:
         return builder(context, entry, node, call, span)
     rewrite = _CALL_REWRITES.get(entry.api)

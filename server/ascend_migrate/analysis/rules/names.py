@@ -17,6 +17,8 @@ from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LA
 from ascend_migrate.analysis.rules.lbfgs import BUILDERS as LBFGS_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import BUILDERS as RECURRENT_CELL_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import CELLS, entries_for_cell
+from ascend_migrate.analysis.rules.mixed_precision import BUILDERS as MIXED_PRECISION_BUILDERS
+from ascend_migrate.analysis.rules.optimizer_arguments import BUILDERS as OPTIMIZER_ARGUMENT_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
@@ -45,7 +47,8 @@ VERSION_GAP = dataclasses.replace(
     note="", suggestion="find its counterpart for this MindSpore version by hand, or set mindspore-version to yours")
 # (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
 _BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS,
-             **RECURRENT_CELL_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **BUILDERS}
+             **RECURRENT_CELL_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **MIXED_PRECISION_BUILDERS,
+             **OPTIMIZER_ARGUMENT_BUILDERS, **BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 
 

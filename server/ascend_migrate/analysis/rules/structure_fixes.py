@@ -46,6 +46,8 @@ def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:
     if call is None or len(call.args) != 2 or call.keywords:
         return None
     first = call.args[0]
+    if type(first) is ast.Dict:
+        return _save_checkpoint_with_values(context, call, first, root)
     state_dict = (type(first) is ast.Call and type(first.func) is ast.Attribute and first.func.attr == "state_dict"
                   and not first.args and not first.keywords)
     if not state_dict and not context.types.is_module(context.infer(first)):
@@ -69,6 +71,40 @@ def _save_checkpoint(context, entry, node, call, span, root) -> Fix | None:
         add_imports=("import mindspore",),
         remove_imports=(root,) if root else (),
     )
+
+
+def _save_checkpoint_with_values(context, call: ast.Call, saved: ast.Dict, root) -> Fix | None:
+    """torch.save({"epoch": epoch, "model": model.state_dict()}, path) → mindspore.save_checkpoint(model, path,
+    append_dict={"epoch": epoch}): one model's state dict and values beside it (save_checkpoint stores an
+    append_dict of int, float, bool, str or Tensor values next to the parameters; load_checkpoint returns them
+    in the same dictionary, mindspore 2.10.0). Anything else saved beside it (an optimizer's state dict) keeps
+    the finding without a fix."""
+    models = [index for index, value in enumerate(saved.values) if _is_state_dict_call(value)]
+    if len(models) != 1 or any(key is None or type(key) is not ast.Constant or type(key.value) is not str for key in saved.keys):
+        return None
+    values = [(key, value) for index, (key, value) in enumerate(zip(saved.keys, saved.values, strict=True)) if index != models[0]]
+    if any(type(value) is ast.Call for _, value in values):
+        return None  # a computed value (another state dict, a config's to_dict()) may not be a number, string or tensor
+    model = source_text(context, saved.values[models[0]].func.value)  # type: ignore[attr-defined]
+    path = call.args[1]
+    path_text = source_text(context, path)
+    for edit in _checkpoint_name(context, path):
+        path_line, path_column = context.factory.span(path)[:2]
+        if edit.line == path_line:
+            start, end = edit.column - path_column, edit.end_column - path_column
+            path_text = path_text[:start] + edit.new_text + path_text[end:]
+    appended = ", ".join(f"{source_text(context, key)}: {source_text(context, value)}" for key, value in values
+                         if key is not None)  # every key is a string literal (checked above)
+    new = f"mindspore.save_checkpoint({model}, {path_text}" + (f", append_dict={{{appended}}})" if values else ")")
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(title="Replace with `mindspore.save_checkpoint(model, path, append_dict={...})` (the other values beside the parameters)",
+               safe=False, edits=(TextEdit(line, column, end_line, end_column, new),),
+               add_imports=("import mindspore",), remove_imports=(root,) if root else ())
+
+
+def _is_state_dict_call(node: ast.expr) -> bool:
+    return (type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "state_dict"
+            and not node.args and not node.keywords)
 
 
 def _load_checkpoint(context, entry, node, call, span, root) -> Fix | None:
@@ -97,7 +133,9 @@ def _checkpoint_name(context, path: ast.expr) -> tuple[TextEdit, ...]:
     literal = path.left if type(path) is ast.BinOp and type(path.op) is ast.Mod else path
     if type(path) is ast.Call and type(path.func) is ast.Attribute and path.func.attr == "format":
         literal = path.func.value  # "model_epoch_{}.pth".format(epoch)
-    if type(literal) is not ast.Constant or type(literal.value) is not str:
+    if type(literal) is ast.JoinedStr and literal.values and type(literal.values[-1]) is ast.Constant:
+        pass  # f"net_{epoch}.pth": its text ends as a literal's does
+    elif type(literal) is not ast.Constant or type(literal.value) is not str:
         return ()
     line, column, end_line, end_column = context.factory.span(literal)
     text = context.factory.lines.text(line)[column - 1:end_column - 1]
@@ -293,16 +331,18 @@ def _data_loader(context, entry, node, call, span, root) -> Fix | NotFixed | Non
         data, columns = found
         new = (f"mindspore.dataset.NumpySlicesDataset({data}, column_names={columns!r}, shuffle={text('shuffle', 'False')}"
                f"{parallel}){batch}").replace("'", '"')
-    elif type(source) is ast.Name and context.infer(source) == TENSOR_DATASETS[0]:
-        # A variable holding a TensorDataset, which its own fix makes a NumpySlicesDataset (unshuffled).
+    elif _is_plain_reference(source) and context.infer(source) == TENSOR_DATASETS[0]:
+        # A variable holding a TensorDataset (or an element of a dict of them, `datasets[x]`), which its own fix
+        # makes a NumpySlicesDataset (unshuffled).
         shuffle = text("shuffle", "False")
-        shuffled = f"{source.id}.shuffle({source.id}.get_dataset_size())"
+        name = source_text(context, source)
+        shuffled = f"{name}.shuffle({name}.get_dataset_size())"
         if shuffle == "False":
-            new = f"{source.id}{batch}"
+            new = f"{name}{batch}"
         elif shuffle == "True":
             new = f"{shuffled}{batch}"
         else:  # decided at run time
-            new = f"({shuffled} if {shuffle} else {source.id}){batch}"
+            new = f"({shuffled} if {shuffle} else {name}){batch}"
     else:
         return NotFixed("the dataset is not a TensorDataset built in this file, so its columns are not known here "
                         "(write a mindspore.dataset.GeneratorDataset with column_names)")
@@ -314,6 +354,14 @@ def _data_loader(context, entry, node, call, span, root) -> Fix | NotFixed | Non
         add_imports=("import mindspore", "import numpy"),
         remove_imports=tuple(name for name in (root, _root_name(source)) if name),
     )
+
+
+def _is_plain_reference(source: ast.expr) -> bool:
+    """`dataset` or `datasets[x]` (a name, or a name indexed by a name or a literal): written twice by the fix, it
+    reads the same value both times."""
+    if type(source) is ast.Subscript:
+        return type(source.value) is ast.Name and type(source.slice) in (ast.Name, ast.Constant)
+    return type(source) is ast.Name
 
 
 def _root_name(source: ast.expr) -> str | None:
@@ -349,9 +397,14 @@ def _no_grad(context, entry, node, call, span, root) -> Fix | None:
     functions given to value_and_grad, so the block already computes none (the body and its indentation stay)."""
     if call is None or call.args or call.keywords:
         return None
+    return null_context(context, call, root, "MindSpore records no gradients outside value_and_grad")
+
+
+def null_context(context, call: ast.Call, root: str | None, why: str) -> Fix:
+    """The context manager `call` replaced by `contextlib.nullcontext()` (the block and its indentation stay)."""
     line, column, end_line, end_column = context.factory.span(call)
     return Fix(
-        title="Replace with `contextlib.nullcontext()` (MindSpore records no gradients outside value_and_grad)",
+        title=f"Replace with `contextlib.nullcontext()` ({why})",
         safe=False,
         edits=(TextEdit(line, column, end_line, end_column, "contextlib.nullcontext()"),),
         add_imports=("import contextlib",),

@@ -288,7 +288,7 @@ def _closure_fix(context: RuleContext, before: list[ast.stmt], step: ast.Call) -
         return f"the closure `{name}` reads .grad after backward()"
     factory = context.factory
     receiver = ast.unparse(optimizer)
-    edits = [_deletion(factory, closure.body[index]) for index in (*zero_grads, backwards[0])]
+    edits = [deletion(factory, closure.body[index]) for index in (*zero_grads, backwards[0])]
     edits.append(TextEdit(*factory.span(step.args[0]), f"mindspore.value_and_grad({name}, None, {receiver}.parameters)"))
     return Fix(
         title=f"Give the written L-BFGS `mindspore.value_and_grad({name}, None, {receiver}.parameters)` (its step asks it for "
@@ -379,7 +379,7 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
         elif any(type(inner) is ast.Attribute and inner.attr == "grad" for inner in ast.walk(statement)):
             return "the code between backward() and step() reads .grad"
     for index in zero_grads:
-        edits.append(_deletion(factory, body[index]))
+        edits.append(deletion(factory, body[index]))
     weights = ""
     if manual is not None:
         loop_over, model, update = manual[1]
@@ -391,7 +391,7 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
     if scaled:
         for statement in body[step_index + 1:]:
             if _method_call(statement, "update") is not None:
-                edits.append(_deletion(factory, statement))
+                edits.append(deletion(factory, statement))
                 break
     first_line = factory.span(forward[0])[0]
     _, _, last_line, last_column = factory.span(body[position])
@@ -511,7 +511,7 @@ def _manual_edits(context: RuleContext, loop: ast.For, weights: str, update: ast
                      f"mindspore.ops.{function}({parameter}, {ast.unparse(value)})")]
 
 
-def _deletion(factory, statement: ast.stmt) -> TextEdit:
+def deletion(factory, statement: ast.stmt) -> TextEdit:
     """The statement's whole line(s) with the line break before them: from the end of the line above (a loop
     body's statement always has one: the loop's header) to the end of its last line, so a statement on the
     file's last line, with no line break after it, goes as cleanly."""

@@ -62,7 +62,7 @@ class WrittenDefinition(Rewrite):
         if defined is None:
             raise FixError(f"written-definition: template {self.template!r} defines no class")
         text = text[:defined.start(1)] + self.name + text[defined.end(1):]  # the name the call was given
-        line = _insertion_line(tree, index)
+        line = insertion_line(tree, index)
         if line is None:
             raise FixError("written-definition: the text has no statement after its imports")
         newline = newline_of(source)
@@ -79,7 +79,7 @@ class WrittenDefinition(Rewrite):
         return f"class {self.name}: {lines} lines written into the file (fixes/templates/{module}.py)"
 
 
-def _insertion_line(tree: ast.Module, index: LineIndex) -> int | None:
+def insertion_line(tree: ast.Module, index: LineIndex) -> int | None:
     """The line before which the definition goes: that of the first top-level statement that is not a docstring,
     an import or a `from __future__` import, moved up over the comment lines right above it."""
     for position, statement in enumerate(tree.body):
