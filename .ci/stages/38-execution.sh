@@ -20,6 +20,9 @@
 # and about 3 min wall for the comparisons.
 # test_loader_dataset_size.py and test_dropout2d_input.py (issue 17, mnist): 37 s each (a fix and two short runs),
 # measured with the shared cores busy; mnist and mnist_rnn now run their epoch to the end in the ops/nn era.
+# Session 8 (issue 17, a new user's programs): amp_cifar, finetune and text_classifier add 9 tests (3 programs x 2
+# eras + 3 re-scans): 3 min 17 s wall; test_user_program_fixes.py (5 tests, each fix run beside torch): 1 min 51 s
+# wall, both measured with 2 cores shared by 7 agents.
 # Session 7 (dcgan7): test_dcgan_resumes_from_its_own_checkpoints (two dcgan runs, ops/nn era) 71 s,
 # test_max_pool2d_positions.py and test_dropout2d_input.py (now with the function form) together 75 s, busy cores.
 stage=38-execution

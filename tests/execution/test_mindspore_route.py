@@ -81,6 +81,20 @@ PROGRAMS = [
     # time_sequence_prediction: LBFGS is written into the file (MS235) and its closure step rewritten, and its float64
     # model's LSTMCells are cells written into the file (MS236: mindspore.nn.LSTMCell takes float32/float16 only)
     Program("time_sequence_prediction", "train.py", "seq = Sequence()"),
+    # Session 8, a new user's programs (pytorch/tutorials; SOURCE.md in each folder).
+    # amp_cifar: autocast -> contextlib.nullcontext() and GradScaler -> DynamicLossScaler(...) (mixed_precision.py), the
+    # GradScaler step rewritten, outputs.data read as it is, torch.save({..., "model": net.state_dict()}, f"...pth") ->
+    # save_checkpoint(net, f"...ckpt", append_dict={...})
+    Program("amp_cifar", "train.py", "net = Net()"),
+    # finetune: the device choice moved above the module's first tensors (set_device must precede every kernel), a
+    # DataLoader over `image_datasets[x]` of a dict of TensorDatasets, the phase step under set_grad_enabled (MS245),
+    # fc.in_features -> in_channels (MS247, ops/nn era), SGD with parameter groups gets torch's lr=0.001
+    Program("finetune", "train.py", "model_conv = Backbone()"),
+    # text_classifier: init_weights' .data.uniform_/.zero_ -> set_data(initializer(...)) (MS246); then nn.EmbeddingBag,
+    # which mindspore 2.10 lacks (MS103 at its construction says what to write), is left as torch's layer
+    Program("text_classifier", "train.py", "model = TextSentiment(", plain=False,
+            stops={era: "nn.EmbeddingBag has no MindSpore counterpart (MS103 at its construction): the torch layer left in "
+                        "the Cell fails on MindSpore tensors in construct" for era in (OPS_NN, MINT)}),
 ]
 
 
