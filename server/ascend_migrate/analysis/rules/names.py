@@ -15,10 +15,10 @@ from ascend_migrate.analysis.rules.fused_optimizers import BUILDERS as FUSED_OPT
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
 from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
 from ascend_migrate.analysis.rules.lbfgs import BUILDERS as LBFGS_BUILDERS
-from ascend_migrate.analysis.rules.recurrent_cells import BUILDERS as RECURRENT_CELL_BUILDERS
-from ascend_migrate.analysis.rules.recurrent_cells import CELLS, entries_for_cell
 from ascend_migrate.analysis.rules.mixed_precision import BUILDERS as MIXED_PRECISION_BUILDERS
 from ascend_migrate.analysis.rules.optimizer_arguments import BUILDERS as OPTIMIZER_ARGUMENT_BUILDERS
+from ascend_migrate.analysis.rules.recurrent_cells import BUILDERS as RECURRENT_CELL_BUILDERS
+from ascend_migrate.analysis.rules.recurrent_cells import CELLS, entries_for_cell
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
