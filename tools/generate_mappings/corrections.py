@@ -1655,3 +1655,11 @@ TENSORFLOW_NO_RENAME.update({
     ("tensorflow.keras.initializers.TruncatedNormal", "mindspore.common.initializer.TruncatedNormal"): (
         "No fix: the renamed call reads (mean, stddev) as (sigma, mean): (0.0, 0.05) raises RuntimeError, sigma 0 (run)"),
 })
+
+# Session 8 (lead, from the fix-polish helper's report): mindspore 2.10.0's ops.full(size, fill_value) gives Int64
+# for any Python number without dtype (2, 2.0 and 2.5 all gave Int64, run on the CPU), where torch.full gives float32
+# for a float fill; the next matmul with a float tensor then fails. mint.full (from 2.5) has no CPU kernel to check.
+NOT_A_RENAME[("torch.full", "r2.4.10")] = (
+    "correction: the doc calls this consistent, but mindspore.ops.full(size, fill_value) without dtype gives Int64 for "
+    "any Python number (2.0 and 2.5 too; mindspore 2.10.0, CPU), where torch.full gives float32 for a float fill; pass "
+    "dtype=mindspore.float32 (or the dtype torch would give)")
