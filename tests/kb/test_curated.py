@@ -35,7 +35,7 @@ TOP_100 = [
     ('torch.float16', 'ms-equivalent', 'MS101', 'mindspore.float16'),
     ('torch.randn', 'ms-equivalent', 'MS101', 'mindspore.mint.randn'),
     ('torch.zeros', 'ms-equivalent', 'MS101', 'mindspore.mint.zeros'),
-    ('torch.arange', 'ms-differs', 'MS102', 'mindspore.mint.arange'),
+    ('torch.arange', 'ms-equivalent', 'MS101', 'mindspore.mint.arange'),
     ('torch.nn.Conv2d', 'ms-equivalent', 'MS101', 'mindspore.mint.nn.Conv2d'),
     ('torch.nn.ModuleList', 'ms-differs', 'MS102', 'mindspore.nn.CellList'),
     ('torch.nn.Identity', 'ms-equivalent', 'MS101', 'mindspore.mint.nn.Identity'),

@@ -18,6 +18,7 @@ def add_entries(book: Book) -> None:
     _distributed(book)
     _backend_switches(book)
     _caveats(book)
+    _device_neutral_submodules(book)
 
 
 def _strings_and_methods(book: Book) -> None:
@@ -183,3 +184,23 @@ def _caveats(book: Book) -> None:
         book.entry("npu_unsupported", api=condition, match="pattern", condition=condition, category="npu-unsupported",
                    code="NPU202", severity="warning", curated=True).absorb(note=f"Code shape: {label}. {note}",
                                                                            suggestion=suggestion)
+
+
+def _device_neutral_submodules(book: Book) -> None:
+    """Submodules of torch.cuda that call nothing of CUDA, so the `torch.cuda` prefix row (every name with no entry
+    of its own) does not speak for them. Read in torch 2.13.0's sources; the one function that does reach CUDA keeps
+    a row of its own."""
+    memory_viz = "torch 2.13.0:torch/cuda/_memory_viz.py"
+    book.entry("cuda_npu", api="torch.cuda._memory_viz", condition="prefix", category="npu-rename", code="NPU101",
+               reported=False, target="torch_npu.npu._memory_viz", fix="none", curated=True).absorb(
+        note="Formats a memory snapshot that the caller passes in (segments, memory, compare, trace_plot, "
+             "segment_plot, format_flamegraph): plain Python over dicts, nothing of CUDA is called, and torch_npu "
+             "imports format_flamegraph from this module for its own snapshots.",
+        source=f"{memory_viz}; {WHEEL}:torch_npu/npu/_memory_viz.py (from torch.cuda._memory_viz import "
+               "format_flamegraph)")
+    book.entry("cuda_npu", api="torch.cuda._memory_viz.profile_plot", category="npu-rename", code="NPU101",
+               severity="warning", target="torch.npu", fix="none", curated=True).absorb(
+        note="Builds its snapshot from a profile with torch.cuda.device_count() and files every device whose type "
+             "is not 'cuda' under one extra slot, so NPU allocations are not told apart; torch_npu.npu._memory_viz "
+             "has no profile_plot.",
+        source=f"{memory_viz} (_profile_to_snapshot); {WHEEL}:torch_npu/npu/_memory_viz.py")

@@ -3,7 +3,8 @@
 A literal counts only in a role: an argument or keyword that takes a device (`device=`, `.to(...)`,
 `torch.device(...)`, `map_location=`), a backend (`backend=`, `init_process_group(...)`), a comparison, an
 assignment to a name about devices or backends, an argparse default, a parameter default, a dict value under
-such a key. "cuda" in a help text, a log message, a comment or a docstring is prose and never a finding.
+such a key. "cuda" in a help text, a log message, a comment or a docstring is prose and never a finding; so is the
+left side of `"cuda" in X` unless X holds a device's text, and a choice beside a word that names no device.
 """
 
 from __future__ import annotations
@@ -58,20 +59,21 @@ def _backend_value(node: ast.expr) -> str | None:
     return None
 
 
-def _literals(node: ast.expr, npu_aware_quiet: bool):
+def _literals(node: ast.expr, npu_aware_quiet: bool, role: str = DEVICE):
     """The literals an expression spells: itself, both branches of `"cuda" if ok else "cpu"`, the elements of
     `["cpu", "cuda"]`, the format string of `"cuda:{}".format(i)`, `"cuda:%d" % i` and `"cuda:" + str(i)`. Code
     that already names the Ascend value beside the CUDA one (`{"cuda", "npu"}`, `t if t in ("npu", "xpu") else
     "cuda"`) handles the NPU there itself: nothing to report on the npu route (`npu_aware_quiet`; a MindSpore port
-    still replaces the whole device choice)."""
+    still replaces the whole device choice). A choice whose other literal is no device (`'device' if new else
+    'cuda'`: the word of an attribute name such as `self_cuda_memory_usage`) is not a device choice."""
     if type(node) is ast.IfExp:
-        if not (npu_aware_quiet and _names_ascend(node)):
-            yield from _literals(node.body, npu_aware_quiet)
-            yield from _literals(node.orelse, npu_aware_quiet)
+        if not (npu_aware_quiet and _names_ascend(node)) and not (role == DEVICE and _holds_other_words((node.body, node.orelse))):
+            yield from _literals(node.body, npu_aware_quiet, role)
+            yield from _literals(node.orelse, npu_aware_quiet, role)
     elif type(node) is ast.List or type(node) is ast.Tuple or type(node) is ast.Set:
-        if not (npu_aware_quiet and _names_ascend(node)):
+        if not (npu_aware_quiet and _names_ascend(node)) and not (role == DEVICE and _holds_other_words(node.elts)):
             for element in node.elts:
-                yield from _literals(element, npu_aware_quiet)
+                yield from _literals(element, npu_aware_quiet, role)
     elif type(node) is ast.Call:
         func = node.func
         if type(func) is ast.Attribute and func.attr == "format" and type(func.value) is ast.Constant:
@@ -84,6 +86,19 @@ def _literals(node: ast.expr, npu_aware_quiet: bool):
 
 
 _ASCEND_VALUES = frozenset({"npu", "hccl"})
+# The device types torch 2.13.0's torch.device accepts (its error message lists them), torch_npu's "npu", and the
+# words device options use beside them ("gpu", "tpu": a user's names; "auto": let the library choose).
+_DEVICE_WORDS = frozenset({"cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
+                           "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone", "npu",
+                           "gpu", "tpu", "auto", ""})
+
+
+def _holds_other_words(options) -> bool:
+    """Whether a choice spells, beside its other options, a string that names no device type ('device', 'gpu_time')."""
+    for option in options:
+        if type(option) is ast.Constant and type(option.value) is str and option.value.split(":", 1)[0].lower() not in _DEVICE_WORDS:
+            return True
+    return False
 
 
 def _names_ascend(node: ast.expr) -> bool:
@@ -149,7 +164,7 @@ def report(context: RuleContext, role: str, node: ast.expr, call: ast.Call | Non
 
 
 def _report_literals(context: RuleContext, role: str, node: ast.expr, flow: str | None, remapped: bool) -> None:
-    for literal in _literals(node, context.route == ROUTE_NPU):
+    for literal in _literals(node, context.route == ROUTE_NPU, role):
         value = _device_value(literal) if role == DEVICE else _backend_value(literal)
         if value is None:
             continue
@@ -258,11 +273,30 @@ def on_compare(context: RuleContext, node: ast.Compare) -> None:
         return
     # The Ascend guide: transfer_to_npu rewrites a backend only inside init_process_group; a comparison such as
     # `backend == "nccl"` or `assert backend in ["gloo", "nccl"]` must be edited by hand.
+    membership = type(node.ops[0]) in (ast.In, ast.NotIn)
     for operand in (node.left, *node.comparators):
-        report(context, DEVICE, operand)
+        if not (membership and operand is node.left and not _reads_as_device(node.comparators[0])):
+            report(context, DEVICE, operand)
         report(context, BACKEND, operand, remapped=False)
     if type(node.ops[0]) in (ast.In, ast.NotIn):  # "CUDA_VISIBLE_DEVICES" in os.environ
         report_environment_variable(context, node.left)
+
+
+def _reads_as_device(node: ast.expr) -> bool:
+    """Whether the right side of `"cuda" in X` holds a device string, so the test is a device check: X named for a
+    device (`device`, `args.device`, `self.dev`), its text (`str(device)`, `device.lower()`), or a device's `.type`.
+    Anything else is a key or element test of the program's own (`'cuda' in rng_state`: a key it wrote itself)."""
+    while type(node) is ast.Call:
+        func = node.func
+        if type(func) is ast.Name and func.id in ("str", "repr") and node.args:
+            node = node.args[0]
+        elif type(func) is ast.Attribute and func.attr in ("lower", "upper", "strip"):
+            node = func.value
+        else:
+            return False
+    name = node.id if type(node) is ast.Name else node.attr if type(node) is ast.Attribute else ""
+    lowered = name.lower()
+    return name == "type" or "device" in lowered or lowered in ("dev", "devices")
 
 
 def on_assign(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
@@ -353,6 +387,8 @@ _FLAGS = (
         def evaluate(model, batch, device="cuda"):  # expect: NPU102
             if batch.device.type == "cuda":  # expect: NPU102
                 batch = batch.to("cuda", non_blocking=True)  # expect: NPU102
+            if "cuda" in str(device):  # expect: NPU102
+                torch.cuda.synchronize()  # expect: NPU101
             return model(batch.type("torch.cuda.FloatTensor"))  # expect: NPU102
 
 
@@ -390,6 +426,13 @@ _LEAVES_ALONE = (
                 raise ValueError(device)
             backend = "hccl" if device_type == "npu" else "nccl"
             return device_type, backend
+
+
+        def restore(rng_state, events, new_profiler):
+            # a key the program wrote itself, and a word of an attribute name: no device in either
+            has_cuda_state = "cuda" in rng_state
+            device_str = "device" if new_profiler else "cuda"
+            return has_cuda_state, [getattr(event, f"self_{device_str}_memory_usage") for event in events]
         """, codes=("NPU102", "NPU103", "NPU104")),
 )
 
