@@ -42,7 +42,7 @@ def on_attribute(
     else:
         if intermediate or _receiver_is_foreign(node.value) or _is_local_class(context, node.value):
             return
-        matched = [entry for entry in entries if entry.receiver == "any"]
+        matched = [entry for entry in entries if entry.receiver == "any" and _fits_torch_signature(entry.api, call)]
         confidence = "heuristic"
     if not matched:
         return
@@ -63,6 +63,32 @@ def on_attribute(
             reason, fix = fix, None
         finding = factory.finding(entry, span, confidence, api=entry.api, fix=fix)
         context.add(with_reason(finding, reason) if reason is not None and finding is not None else finding)
+
+
+# The parameters of torch.nn.Module methods that the knowledge base matches on receivers of unknown type (inspect.signature
+# in torch 2.13.0, self left out). Only the name ties such a receiver to torch, so a call torch's method would refuse is
+# some other object's method: `trainer.train(resume_from_checkpoint=...)` (a Hugging Face Trainer), `algo.train(params,
+# settings)`.
+_MODULE_METHOD_PARAMETERS = {
+    "torch.nn.Module.train": ("mode",),
+    "torch.nn.Module.eval": (),
+    "torch.nn.Module.parameters": ("recurse",),
+    "torch.nn.Module.named_parameters": ("prefix", "recurse", "remove_duplicate"),
+}
+
+
+def _fits_torch_signature(api: str, call: ast.Call | None) -> bool:
+    """Whether `call` could call torch's method `api`: no more positional arguments than it takes and no keyword it
+    lacks (`*args`/`**kwargs` may fit anything). A method only referenced (`has_option(algo.train, "x")`, call None)
+    runs nothing here."""
+    parameters = _MODULE_METHOD_PARAMETERS.get(api)
+    if parameters is None:
+        return True
+    if call is None:
+        return False
+    if any(type(argument) is ast.Starred for argument in call.args) or any(keyword.arg is None for keyword in call.keywords):
+        return True
+    return len(call.args) <= len(parameters) and all(keyword.arg in parameters[len(call.args):] for keyword in call.keywords)
 
 
 def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -> bool:

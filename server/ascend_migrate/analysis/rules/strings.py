@@ -283,20 +283,17 @@ def on_compare(context: RuleContext, node: ast.Compare) -> None:
 
 
 def _reads_as_device(node: ast.expr) -> bool:
-    """Whether the right side of `"cuda" in X` holds a device string, so the test is a device check: X named for a
-    device (`device`, `args.device`, `self.dev`), its text (`str(device)`, `device.lower()`), or a device's `.type`.
-    Anything else is a key or element test of the program's own (`'cuda' in rng_state`: a key it wrote itself)."""
-    while type(node) is ast.Call:
+    """Whether the right side of `"cuda" in X` is a text or a device, so that the test looks for the device's name:
+    a text made on the spot (`str(device)`, `str(error).lower()`: an error message names the device that failed),
+    X named for a device (`device`, `args.device`, `self.dev`), or a device's `.type`. A bare name or attribute
+    of anything else is a key or element test of the program's own (`'cuda' in rng_state`: a key it wrote itself)."""
+    if type(node) is ast.Call:
         func = node.func
-        if type(func) is ast.Name and func.id in ("str", "repr") and node.args:
-            node = node.args[0]
-        elif type(func) is ast.Attribute and func.attr in ("lower", "upper", "strip"):
-            node = func.value
-        else:
-            return False
+        return (type(func) is ast.Name and func.id in ("str", "repr")) or (
+            type(func) is ast.Attribute and func.attr in ("lower", "upper", "strip", "format"))
     name = node.id if type(node) is ast.Name else node.attr if type(node) is ast.Attribute else ""
     lowered = name.lower()
-    return name == "type" or "device" in lowered or lowered in ("dev", "devices")
+    return type(node) is ast.JoinedStr or name == "type" or "device" in lowered or lowered in ("dev", "devices")
 
 
 def on_assign(context: RuleContext, targets: list[ast.expr], value: ast.expr) -> None:
@@ -387,7 +384,7 @@ _FLAGS = (
         def evaluate(model, batch, device="cuda"):  # expect: NPU102
             if batch.device.type == "cuda":  # expect: NPU102
                 batch = batch.to("cuda", non_blocking=True)  # expect: NPU102
-            if "cuda" in str(device):  # expect: NPU102
+            if "cuda" in str(device).lower():  # expect: NPU102
                 torch.cuda.synchronize()  # expect: NPU101
             return model(batch.type("torch.cuda.FloatTensor"))  # expect: NPU102
 
