@@ -656,8 +656,11 @@ def compare(output: Path) -> list[str]:
         verdict = ""
         if "array" in left and "array" in right:
             a, b = (numpy.load(output / side / item["array"]) for side, item in (("tensorflow", left), ("mindspore", right)))
-            # statistics of random draws (the initializers) agree within 0.003, not bit for bit
-            verdict = _agreement(a, b, 3e-3 if "statistics(" in CASES[case][0] else 1e-5)
+            # statistics of random draws (the initializers, 40,000 unseeded draws) agree within 0.005, not bit for bit:
+            # a N(1, 0.2) mean differs between two runs by 0.0014 (one standard error), so 0.003 failed in about 3 %
+            # of runs (seen in CI: 0.0036); the differences the notes rest on are 0.006 (TruncatedNormal 0.05's
+            # standard deviation) and above
+            verdict = _agreement(a, b, 5e-3 if "statistics(" in CASES[case][0] else 1e-5)
         lines.append(f"{case}: TensorFlow {_short(left, output / 'tensorflow')} | MindSpore "
                      f"{_short(right, output / 'mindspore')} | {verdict}")
     return lines
