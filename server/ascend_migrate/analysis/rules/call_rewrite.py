@@ -35,3 +35,11 @@ def renamed_call(context, entry, span, root, call: ast.Call, arguments: list[str
         add_imports=tuple(dict.fromkeys((*rename.add_imports, *imports))),
         remove_imports=rename.remove_imports,
     )
+
+
+def replaced_call(context, call: ast.Call, new: str, title: str, root: str | None) -> Fix:
+    """The call replaced by `new`, a MindSpore expression written out whole (`import mindspore` added); the import of
+    `root` goes once nothing uses it. Unsafe, as every structure fix."""
+    line, column, end_line, end_column = context.factory.span(call)
+    return Fix(title=title, safe=False, edits=(TextEdit(line, column, end_line, end_column, new),),
+               add_imports=("import mindspore",), remove_imports=(root,) if root else ())

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.call_rewrite import replaced_call
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 _ASCEND = "mindspore.device_context.ascend"
@@ -18,10 +19,7 @@ GUARDED_COUNT = f"({_ASCEND}.device_count() if {_ASCEND}.is_available() else 0)"
 def _guarded_count(context, entry, node, call: ast.Call | None, span, root) -> Fix | None:
     if call is None or call.args or call.keywords or entry.target != f"{_ASCEND}.device_count":
         return NotImplemented  # a reference that is not a plain call (`counter = torch.cuda.device_count`): the rename
-    line, column, end_line, end_column = context.factory.span(call)
-    return Fix(title=f"Replace with `{GUARDED_COUNT}` (mindspore's count raises where no Ascend device is)", safe=False,
-               edits=(TextEdit(line, column, end_line, end_column, GUARDED_COUNT),), add_imports=("import mindspore",),
-               remove_imports=(root,) if root else ())
+    return replaced_call(context, call, GUARDED_COUNT, f"Replace with `{GUARDED_COUNT}` (mindspore's count raises where no Ascend device is)", root)
 
 
 BUILDERS = {(ROUTE_MINDSPORE, "torch.cuda.device_count"): _guarded_count}

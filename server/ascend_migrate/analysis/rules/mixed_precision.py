@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.call_rewrite import source_text
+from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.call_rewrite import replaced_call, source_text
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed, null_context
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
@@ -66,14 +66,7 @@ def _loss_scaler(context, entry, node, call, span, root) -> Fix | NotFixed | Non
     new = (f"mindspore.amp.DynamicLossScaler(scale_value={values['init_scale']}, scale_factor={int(growth)}, "
            f"scale_window={values['growth_interval']})")
     dropped = " (enabled has no counterpart: the fixed training step does not scale the loss)" if "enabled" in passed else ""
-    line, column, end_line, end_column = context.factory.span(call)
-    return Fix(
-        title=f"Replace with `{new}`{dropped}",
-        safe=False,
-        edits=(TextEdit(line, column, end_line, end_column, new),),
-        add_imports=("import mindspore",),
-        remove_imports=(root,) if root else (),
-    )
+    return replaced_call(context, call, new, f"Replace with `{new}`{dropped}", root)
 
 
 def _number(text: str) -> float | None:

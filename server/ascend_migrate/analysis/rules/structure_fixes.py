@@ -13,7 +13,7 @@ from typing import Any
 
 from ascend_migrate.analysis.dictionary_keys import dictionary_keys
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.call_rewrite import renamed_call, source_text
+from ascend_migrate.analysis.rules.call_rewrite import renamed_call, replaced_call, source_text
 from ascend_migrate.analysis.rules.cell_dtype import METHOD_BUILDERS as CAST_METHOD_BUILDERS
 from ascend_migrate.analysis.rules.device_flags import METHOD_BUILDERS as DEVICE_FLAG_BUILDERS
 from ascend_migrate.analysis.rules.embedding import BUILDERS as EMBEDDING_BUILDERS
@@ -583,14 +583,7 @@ def _initializer(context, entry, node, call, span, root) -> Fix | None:
     tensor = source_text(context, call.args[0])
     filled = f"mindspore.common.initializer.{initializer}({template.format(**known)})"
     new = f"{tensor}.set_data(mindspore.common.initializer.initializer({filled}, {tensor}.shape, {tensor}.dtype))"
-    line, column, end_line, end_column = context.factory.span(call)
-    return Fix(
-        title=f"Replace with `{tensor}.set_data(initializer({initializer}(...), shape, dtype))`",
-        safe=False,
-        edits=(TextEdit(line, column, end_line, end_column, new),),
-        add_imports=("import mindspore",),
-        remove_imports=(root,) if root else (),
-    )
+    return replaced_call(context, call, new, f"Replace with `{tensor}.set_data(initializer({initializer}(...), shape, dtype))`", root)
 
 
 # torch.nn.init.calculate_gain's table (its docstring in torch 2.13.0): the gain of a named nonlinearity.
