@@ -1,5 +1,11 @@
 """Methods on receivers whose type follows from local code, and method-name heuristics."""
 
+import textwrap
+
+from ascend_migrate.config import Settings
+
+from tests.analysis.conftest import assert_every_edit_matches_a_full_analysis
+
 
 def test_cuda_methods_on_known_and_unknown_receivers(run):
     source = """
@@ -203,3 +209,68 @@ def test_a_method_whose_target_is_a_function_is_reported_even_where_no_renamed_k
     source = "import torch\ndef f(x: torch.Tensor, y):\n    a = x.squeeze(1)\n    b = x.dot(y)\n    c = x.relu()\n    d = x.abs()\n"
     findings = analyze_file(source, "snippet.py", Settings(target="mindspore"), KnowledgeBase.from_directory(tmp_path)).findings
     assert sorted((f.line, f.api) for f in findings) == [(4, "torch.Tensor.dot"), (5, "torch.Tensor.relu")]
+
+
+GLOBALS_BELOW_FUNCTIONS = '''
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return x
+
+
+    def evaluate(batches):
+        total = 0
+        for inputs, targets in batches:
+            loss = criterion(model(inputs), targets)
+            total = total + loss
+        return total / len(batches)
+
+
+    def report(batches):
+        print(f"loss {evaluate(batches):.4f}")
+        print(f"steps {steps(batches):.4f}")
+
+
+    def steps(batches):
+        return counter(batches)
+
+
+    criterion = nn.CrossEntropyLoss().cuda()
+    model = Net().cuda()
+    counter = make_counter()
+'''
+
+
+def test_a_function_reads_the_type_of_an_object_constructed_below_it():
+    """A script defines its functions first and the loss and model they use below them; a function runs after the
+    module bound them, so `criterion(...)` in `evaluate` is a loss's tensor and its formatted mean needs `.item()`
+    (MS230). `counter = make_counter()` (not a constructor the engine knows) stays unknown: its format is not reported."""
+    from ascend_migrate.analysis.engine import analyze_module
+
+    source = textwrap.dedent(GLOBALS_BELOW_FUNCTIONS)
+    analysis = analyze_module(source, "train.py", Settings(target="mindspore"))
+    assert [finding.line for finding in analysis.findings if finding.code == "MS230"] == [_line_of(source, 'print(f"loss')]
+
+
+def test_an_edit_of_an_object_constructed_below_re_walks_the_functions_that_read_it():
+    from ascend_migrate.analysis.engine import analyze_module
+    from ascend_migrate.analysis.incremental import LineEdit, analyze_document
+
+    settings = Settings(target="mindspore")
+    source = textwrap.dedent(GLOBALS_BELOW_FUNCTIONS)
+    lines = source.split("\n")
+    line = lines.index("criterion = nn.CrossEntropyLoss().cuda()") + 1
+    before = analyze_module(source, "train.py", settings)
+    assert [f.line for f in before.findings if f.code == "MS230"] == [_line_of(source, 'print(f"loss')]
+    edited = "\n".join(lines[:line - 1] + ["criterion = make_loss()"] + lines[line:])
+    after = analyze_document(edited, "train.py", settings, before, LineEdit(line, line, line))
+    assert [f.line for f in after.findings if f.code == "MS230"] == []  # the loss is no longer known: nothing to say
+    assert [(f.line, f.code) for f in after.findings] == [(f.line, f.code) for f in analyze_module(edited, "train.py", settings).findings]
+    assert_every_edit_matches_a_full_analysis(source, ["criterion = make_loss()", "model = 3", ""], "train.py", settings)
+
+
+def _line_of(source: str, text: str) -> int:
+    return next(number for number, line in enumerate(source.split("\n"), 1) if text in line)

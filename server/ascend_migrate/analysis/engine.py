@@ -1,8 +1,9 @@
 """The engine's entry points: `analyze` (findings for a text) and `analyze_file` (findings and errors).
 
 A module is cut into top-level statements (chunks). A pre-pass reads what each chunk binds at module level
-(imports, classes, functions); then one walk per chunk resolves names and feeds the rule families. The
-per-chunk results are what the incremental analysis of the language server reuses (`incremental.py`).
+(imports, classes, functions, objects constructed from known classes); then one walk per chunk resolves names
+and feeds the rule families. The per-chunk results are what the incremental analysis of the language server
+reuses (`incremental.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,17 @@ from ascend_migrate.analysis.one_per_edit import one_per_edit
 from ascend_migrate.analysis.rules.api import RuleContext, mentioned_frameworks
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
 from ascend_migrate.analysis.source import SourceLines
-from ascend_migrate.analysis.symbols import CLASS_INFO_ATTRIBUTE, Binding, ClassInfo, TypeSystem, defined_methods, dotted_parts, import_bindings, qualify
+from ascend_migrate.analysis.symbols import (
+    CLASS_INFO_ATTRIBUTE,
+    Binding,
+    ClassInfo,
+    TypeSystem,
+    constructed_type,
+    defined_methods,
+    dotted_parts,
+    import_bindings,
+    qualify,
+)
 from ascend_migrate.analysis.walker import Walker
 from ascend_migrate.config import Settings
 from ascend_migrate.files import split_lines
@@ -209,7 +220,39 @@ def prepass_bindings(chunk: Chunk, bindings: dict[str, Binding], classes: dict[s
         elif statement_type is ast.FunctionDef or statement_type is ast.AsyncFunctionDef:
             bindings[statement.name] = ("function", None)
             signature.append((statement.name, "function"))
+        elif statement_type is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name:
+            constructed = _constructed_global(statement.value, bindings)
+            if constructed is not None:
+                name = statement.targets[0].id
+                bindings[name] = ("value", constructed)
+                signature.append((name, ("value", constructed)))
     return tuple(signature)
+
+
+# Methods of a module that return the module itself: `criterion = nn.CrossEntropyLoss().to(device)`.
+_RETURNS_ITS_MODULE = frozenset({"to", "cuda", "npu", "cpu", "train", "eval", "half", "float", "double"})
+
+
+def _constructed_global(value: ast.expr, bindings: dict[str, Binding]) -> str | None:
+    """The type of a module-level `name = torch.nn.CrossEntropyLoss()` (a tracked torch class, or a class of this
+    module, constructed), known before the walk: a script defines its functions first and the objects they use
+    below them (`def train(): ... criterion(output, target)` above `criterion = ...`), and a function runs after
+    the module has bound them. The walk of the assignment itself writes the same type; at each place the walk
+    reaches, what the chunks before it wrote stays first (engine.replay_bindings)."""
+    while type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr in _RETURNS_ITS_MODULE:
+        value = value.func.value
+    if type(value) is not ast.Call:
+        return None
+    func = value.func
+    if type(func) is ast.Name:
+        binding = bindings.get(func.id)
+        if binding is not None and binding[0] == "class":
+            return f"local:{func.id}"
+    dotted = dotted_parts(func)
+    if dotted is None:
+        return None
+    qualified = qualify(bindings.get(dotted[0]), dotted[1])
+    return constructed_type(qualified) if qualified is not None else None
 
 
 def _module_level_statements(chunk: Chunk):
@@ -251,7 +294,7 @@ def replay_bindings(chunks: list[Chunk], classes: dict[str, ClassInfo], walked_b
             elif value[0] == "function":
                 scope[name] = ("function", None)
             elif type(value[0]) is tuple:
-                scope[name] = value[0]  # an import binding
+                scope[name] = value[0]  # an import binding, or a constructed global's type (_constructed_global)
             else:
                 scope[name] = ("import", value[0])  # a marker such as <transfer_to_npu>
     watched: frozenset[str] = frozenset()
