@@ -126,7 +126,9 @@ def test_an_asymmetric_uniform_fill_keeps_its_finding_without_a_fix():
     assert finding.fix is None and "only normal_(mean, std), uniform_(-r, r)" in finding.message
 
 
-def test_a_layer_left_as_torch_keeps_its_fills():
+def test_an_embedding_bags_fill_is_rewritten_as_the_written_class_has_its_weight():
+    """nn.EmbeddingBag is no longer left as torch's: the class written into the file (MS237) names its parameter
+    `weight`, so its in-place fill gets set_data like any mapped layer's (tests/fixes/test_written_embedding_bag.py)."""
     source = """
         from torch import nn
 
@@ -137,9 +139,10 @@ def test_a_layer_left_as_torch_keeps_its_fills():
                 self.embedding = nn.EmbeddingBag(100, 8)
                 self.embedding.weight.data.uniform_(-0.5, 0.5)
     """
-    assert findings(source, "MS246") == []
-    [bag] = [finding for finding in findings(source, "MS103") if finding.api == "torch.nn.EmbeddingBag"]
-    assert "no embedding bag layer" in bag.message and "unsorted_segment_sum" in bag.message
+    [fill] = findings(source, "MS246")
+    assert fill.fix is not None
+    [bag] = [finding for finding in findings(source, "MS237") if finding.api == "torch.nn.EmbeddingBag"]
+    assert "no embedding bag layer" in bag.message and bag.fix is not None
 
 
 # --- torch.save of a dict holding one state dict (structure_fixes._save_checkpoint_with_values) ----------------------

@@ -11,6 +11,7 @@ from ascend_migrate.analysis.rules.api import REFERENCE, Example, Rule, RuleCont
 from ascend_migrate.analysis.rules.cudnn_switches import BUILDERS as CUDNN_SWITCH_BUILDERS
 from ascend_migrate.analysis.rules.data_parallel_call import BUILDERS as DATA_PARALLEL_BUILDERS
 from ascend_migrate.analysis.rules.device_count import BUILDERS as DEVICE_COUNT_BUILDERS
+from ascend_migrate.analysis.rules.embedding_bag import BUILDERS as EMBEDDING_BAG_BUILDERS
 from ascend_migrate.analysis.rules.fused_optimizers import BUILDERS as FUSED_OPTIMIZER_BUILDERS
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
 from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
@@ -47,7 +48,7 @@ VERSION_GAP = dataclasses.replace(
     note="", suggestion="find its counterpart for this MindSpore version by hand, or set mindspore-version to yours")
 # (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
 _BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS,
-             **RECURRENT_CELL_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **MIXED_PRECISION_BUILDERS,
+             **RECURRENT_CELL_BUILDERS, **EMBEDDING_BAG_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **MIXED_PRECISION_BUILDERS,
              **OPTIMIZER_ARGUMENT_BUILDERS, **BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 

@@ -9,9 +9,10 @@ issue 17, amp_cifar) and `p.set_data.uniform_(...)`. So a read keeps its `.data`
 init_weights of text and language models (MS246): mindspore 2.10's CPU build has no kernel for the in-place fills
 (InplaceUniform, InplaceNormal, InplaceFillScalar, and zero_'s), so the parameter gets a new value of its shape and
 dtype, `p.set_data(initializer(Uniform(r), p.shape, p.dtype))`, as MS224 writes in a class-name branch. Only a
-parameter of a torch.nn layer this era maps to a MindSpore layer (a layer left as torch's keeps torch's fills),
-and only under a name both have: an ops/nn-era layer that names it otherwise (an Embedding's weight is its
-embedding_table) keeps the finding without a fix.
+parameter of a torch.nn layer this era maps to a MindSpore layer or that the fix writes into the file (nn.EmbeddingBag,
+MS237, whose parameter is `weight` too; a layer left as torch's keeps torch's fills), and only under a name both
+have: an ops/nn-era layer that names it otherwise (an Embedding's weight is its embedding_table) keeps the finding
+without a fix.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.api import CALL, Example, Matcher, Rule, RuleContext
 from ascend_migrate.analysis.rules.call_rewrite import source_text
 from ascend_migrate.analysis.rules.class_name_dispatch import fill_initializer
+from ascend_migrate.analysis.rules.embedding_bag import WRITTEN_LAYERS
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed
 from ascend_migrate.kb.layer_parameter_names import NN_ERA_RENAMES
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -53,9 +55,10 @@ def on_call(context: RuleContext, node: ast.Call) -> None:
     if layer is None or not layer.startswith("torch.nn.") or not context.types.is_module(layer):
         return
     entries, _ = context.view.name_entries(layer)
-    targets = [entry.target for entry in entries or () if entry.target]
+    targets = [entry.target for entry in entries or () if entry.target] or \
+        ([WRITTEN_LAYERS[layer]] if layer in WRITTEN_LAYERS and context.route == ROUTE_MINDSPORE else [])
     if not targets:
-        return  # a layer left as torch's (nn.EmbeddingBag) keeps torch's in-place fills
+        return  # a layer left as torch's keeps torch's in-place fills
     factory = context.factory
     span = factory.span(node)
     fix = _fill_fix(context, node, parameter, layer, targets[0])
