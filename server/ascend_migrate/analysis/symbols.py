@@ -121,6 +121,8 @@ def constructed_type(qualified: str) -> str | None:
         return qualified
     if qualified in TENSOR_DATASETS:
         return TENSOR_DATASETS[0]  # the MindSpore route's DataLoader fix batches a variable holding one
+    if qualified == "mindspore.dataset.NumpySlicesDataset":
+        return qualified  # what a TensorDataset's fix wrote: no len() and [i] for a loader with a collate_fn (sequence_data)
     if last in KERAS_METRICS and qualified.startswith(_KERAS_METRIC_MODULES):
         return f"{KERAS_METRIC_PREFIX}{last}"  # a custom loop's metric, whose calls the MindSpore route rewrites
     if qualified in _MINDSPORE_METRICS:

@@ -69,4 +69,5 @@ PATTERN_NAMES = frozenset({
     "phase-training-step",
     "parameter-inplace-fill",
     "linear-size-attribute",
+    "random-generator",  # analysis/rules/random_generator.py (MindSpore route, issue 17: seeded draws)
 })

@@ -13,7 +13,8 @@ Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.datas
 (GradientTape, tf.function and a custom loop's optimizer), tf_metrics (Keras metrics as mindspore.train metrics), tf_module_names
 (tf.__version__, tf.newaxis), tf_loss_order (a Keras cross-entropy on logits and its calls' argument order), layer_call_keywords (a layer called with a
 keyword its MindSpore counterpart names otherwise), phase_step (a step run only in the training phase under set_grad_enabled),
-linear_sizes (an ops/nn-era Dense's in_channels/out_channels), parameter_values (a layer parameter filled in place).
+linear_sizes (an ops/nn-era Dense's in_channels/out_channels), parameter_values (a layer parameter filled in place),
+random_generator (what becomes of `generator=` on torch's random calls, MindSpore route).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from ascend_migrate.analysis.rules import (
     patterns,
     phase_step,
     pitfalls,
+    random_generator,
     shapes,
     state_dict_load,
     strings,
@@ -78,6 +80,7 @@ RULES: tuple[Rule, ...] = (
     format_spec.RULE,
     dropout2d_input.RULE,
     loader_dataset.RULE,
+    random_generator.RULE,
     layer_call_keywords.RULE,
     tf_custom_loop.RULE,
     tf_metrics.RULE,

@@ -1,6 +1,6 @@
 """`len(loader.dataset)` on the MindSpore route (MS215): the number of samples a DataLoader reads.
 
-The data-pipeline fix (structure_fixes._data_loader) writes the loader as a mindspore.dataset pipeline, which has
+The data-pipeline fix (structure_fixes.data_pipeline) writes the loader as a mindspore.dataset pipeline, which has
 no `.dataset`. Reported where `loader` is a DataLoader, or a name of unknown type (a function's parameter: the
 usual `train(args, model, device, train_loader, ...)`); a name known to be anything else is left alone. The fix
 (`loader-dataset-size`, fixes/families/loader_dataset_size.py) checks on the whole text that the loader is the

@@ -20,6 +20,7 @@ from ascend_migrate.analysis.rules.mixed_precision import BUILDERS as MIXED_PREC
 from ascend_migrate.analysis.rules.optimizer_arguments import BUILDERS as OPTIMIZER_ARGUMENT_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import BUILDERS as RECURRENT_CELL_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import CELLS, entries_for_cell
+from ascend_migrate.analysis.rules.sequence_data import BUILDERS as SEQUENCE_DATA_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
 from ascend_migrate.fixes.families.call_arguments import CallArguments
@@ -49,7 +50,7 @@ VERSION_GAP = dataclasses.replace(
 # (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
 _BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS,
              **RECURRENT_CELL_BUILDERS, **EMBEDDING_BAG_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **MIXED_PRECISION_BUILDERS,
-             **OPTIMIZER_ARGUMENT_BUILDERS, **BUILDERS}
+             **OPTIMIZER_ARGUMENT_BUILDERS, **BUILDERS, **SEQUENCE_DATA_BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 
 

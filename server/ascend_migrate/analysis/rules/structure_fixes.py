@@ -302,7 +302,7 @@ def _columns(context, source: ast.expr) -> tuple[str, list[str]] | None:
     return None
 
 
-def _data_loader(context, entry, node, call, span, root) -> Fix | NotFixed | None:
+def data_pipeline(context, entry, node, call, span, root) -> Fix | NotFixed | None:
     """DataLoader(TensorDataset(a, b), batch_size=B, shuffle=S, drop_last=D, num_workers=W) →
     mindspore.dataset.NumpySlicesDataset((numpy.asarray(a), numpy.asarray(b)), column_names=[...], shuffle=S,
     num_parallel_workers=W).batch(B, drop_remainder=D): every option kept (torch's defaults written out)."""
@@ -413,8 +413,8 @@ def null_context(context, call: ast.Call, root: str | None, why: str) -> Fix:
 
 
 BUILDERS.update({
-    (ROUTE_MINDSPORE, "torch.utils.data.DataLoader"): _data_loader,
-    (ROUTE_MINDSPORE, "torch.utils.data.dataloader.DataLoader"): _data_loader,
+    (ROUTE_MINDSPORE, "torch.utils.data.DataLoader"): data_pipeline,
+    (ROUTE_MINDSPORE, "torch.utils.data.dataloader.DataLoader"): data_pipeline,
     (ROUTE_MINDSPORE, "torch.utils.data.TensorDataset"): _tensor_dataset,
     (ROUTE_MINDSPORE, "torch.utils.data.dataset.TensorDataset"): _tensor_dataset,
     (ROUTE_MINDSPORE, "torch.no_grad"): _no_grad,

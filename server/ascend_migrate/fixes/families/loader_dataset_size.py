@@ -53,28 +53,32 @@ class LoaderDatasetSize(Rewrite):
         except SyntaxError:
             raise FixError("the text does not parse") from None
         problem = pipeline_problem(tree, self.call[0], self.loader)
+        if problem and not pipeline_problem(tree, self.call[0], self.loader, _written_loader):
+            return []  # the loader is the SequenceLoader the data-pipeline fix wrote: its .dataset is torch's
         if problem:
             raise FixError(f"`{self.loader}` is not known to be a mindspore.dataset pipeline: {problem}")
         new = f"{self.loader}.children[0].get_dataset_size()"
         return [TextEdit(*self.call, new)]
 
 
-def pipeline_problem(tree: ast.Module, line: int, loader: str) -> str:
-    """Why `loader`, read on `line`, may not be a mindspore.dataset pipeline ("" when it is one)."""
+def pipeline_problem(tree: ast.Module, line: int, loader: str, test=None) -> str:
+    """Why `loader`, read on `line`, may not be a mindspore.dataset pipeline ("" when it is one); with `test`, why it
+    may not be a call that `test(call, scope, depth)` accepts."""
+    test = test or _batched
     chain = _enclosing_functions(tree, line)
     function = chain[-1] if chain else None
     if function is None:
-        return _assigned_problem(tree, loader, "the module")
+        return _assigned_problem(tree, loader, "the module", test)
     parameters = [*function.args.posonlyargs, *function.args.args]
     keyword_only = [argument.arg for argument in function.args.kwonlyargs]
     names = [argument.arg for argument in parameters]
     if loader not in names and loader not in keyword_only:
         if any(_assignments(enclosing, loader) for enclosing in chain):
-            return _assigned_problem(function, loader, f"{function.name}()")
+            return _assigned_problem(function, loader, f"{function.name}()", test)
         if _declared_global(tree, loader):
             return f"`{loader}` is rebound with `global` in a function, so the module's value is not the only one"
         # a module-level loader the function only reads (vae's train() reads the global train_loader)
-        return _assigned_problem(tree, loader, f"the module, whose `{loader}` {function.name}() reads")
+        return _assigned_problem(tree, loader, f"the module, whose `{loader}` {function.name}() reads", test)
     if len(chain) > 1 or function not in tree.body:
         return f"it is a parameter of {function.name}(), which is not a module-level function"
     position = names.index(loader) if loader in names else None
@@ -89,7 +93,7 @@ def pipeline_problem(tree: ast.Module, line: int, loader: str) -> str:
         caller = _enclosing_functions(tree, call.lineno)
         scope: ast.AST = caller[-1] if caller else tree
         caller_name = f"{caller[-1].name}()" if caller else "the module"
-        problem = _assigned_problem(scope, argument.id, f"{caller_name}, which passes it to {function.name}() at line {call.lineno}")
+        problem = _assigned_problem(scope, argument.id, f"{caller_name}, which passes it to {function.name}() at line {call.lineno}", test)
         if problem:
             return problem
     return ""
@@ -161,20 +165,14 @@ def _binds(target: ast.expr | None, name: str) -> bool:
     return target is not None and any(type(inner) is ast.Name and inner.id == name for inner in ast.walk(target))
 
 
-def _assigned_problem(scope: ast.AST, name: str, where: str) -> str:
+def _assigned_problem(scope: ast.AST, name: str, where: str, test) -> str:
     values = _assignments(scope, name)
     if not values:
         return f"`{name}` is not assigned in {where}"
     for value in values:
-        if value is None or not _is_pipeline(value, scope):
+        if value is None or not _always(value, scope, 0, test):
             return f"`{name}` is assigned other than a mindspore.dataset pipeline in {where}"  # e.g. a DataLoader not rewritten
     return ""
-
-
-def _is_pipeline(value: ast.expr, scope: ast.AST) -> bool:
-    """`X.batch(...)` whose X is a `mindspore.dataset.*(...)` call, maybe shuffled (through `a if c else b` and
-    names): the batch's first child then counts the samples."""
-    return _always(value, scope, 0, _batched)
 
 
 def _always(value: ast.expr, scope: ast.AST, depth: int, test) -> bool:
@@ -191,7 +189,15 @@ def _always(value: ast.expr, scope: ast.AST, depth: int, test) -> bool:
 
 
 def _batched(call: ast.Call, scope: ast.AST, depth: int) -> bool:
+    """`X.batch(...)` whose X is a `mindspore.dataset.*(...)` call, maybe shuffled (through `a if c else b` and
+    names): the batch's first child then counts the samples."""
     return type(call.func) is ast.Attribute and call.func.attr == "batch" and _always(call.func.value, scope, depth, _source)
+
+
+def _written_loader(call: ast.Call, scope: ast.AST, depth: int) -> bool:
+    """A call of the loader class the data-pipeline fix writes for a DataLoader with a collate_fn (SequenceLoader,
+    or the name it took beside one the file binds): it keeps torch's `.dataset`."""
+    return type(call.func) is ast.Name and call.func.id.endswith("SequenceLoader")
 
 
 def _source(call: ast.Call, scope: ast.AST, depth: int) -> bool:

@@ -1,0 +1,112 @@
+"""A DataLoader with a collate_fn and random_split over a Python sequence, MindSpore route (issue 17): the calls
+become calls of classes the fix writes into the file (fixes/templates/sequence_data.py: SequenceLoader,
+RandomSplit), which batch and split as torch does in the program's own process.
+
+A mindspore.dataset pipeline cannot carry a collate_fn's result: GeneratorDataset and batch(per_batch_map=...)
+hand over NumPy columns, where the collate_fn takes the list of samples as the dataset returns them. So a
+DataLoader with `collate_fn=` over a source that is not a TensorDataset (which its own fix makes a
+NumpySlicesDataset, with no [i]) calls SequenceLoader with the same arguments; a DataLoader without one keeps the
+pipeline fix (structure_fixes._data_loader). An option the written class does not take (sampler, generator, ...)
+leaves the finding without a fix, saying which.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.structure_fixes import NotFixed, data_pipeline
+from ascend_migrate.analysis.symbols import TENSOR_DATASETS
+from ascend_migrate.fixes.families.written_definition import WrittenDefinition
+from ascend_migrate.taxonomy import ROUTE_MINDSPORE
+
+TEMPLATE = "sequence_data"
+# SequenceLoader's parameters: torch's first three by position, the rest by name (num_workers, pin_memory and
+# persistent_workers are taken and not used: the batches are made in this process, with the same values).
+_LOADER_POSITIONAL = ("dataset", "batch_size", "shuffle")
+_LOADER_KEYWORDS = frozenset((*_LOADER_POSITIONAL, "collate_fn", "drop_last", "num_workers", "pin_memory", "persistent_workers"))
+_SPLIT_PARAMETERS = ("dataset", "lengths", "generator")
+
+
+def _passed(call: ast.Call, positional: tuple[str, ...], keywords: frozenset[str]) -> dict[str, ast.expr] | NotFixed:
+    """The call's arguments by parameter name, or why the written class cannot take them as written."""
+    if any(type(argument) is ast.Starred for argument in call.args) or any(keyword.arg is None for keyword in call.keywords):
+        return NotFixed("its arguments are passed with * or **, so which options it sets is not known here")
+    if len(call.args) > len(positional):
+        return NotFixed(f"more than {len(positional)} arguments are passed by position")
+    passed = dict(zip(positional, call.args, strict=False))
+    for keyword in call.keywords:
+        if keyword.arg not in keywords:
+            return NotFixed(f"`{keyword.arg}=` has no counterpart in the class written into the file (it takes "
+                            f"{', '.join(sorted(keywords))})")
+        passed[str(keyword.arg)] = keyword.value
+    return passed
+
+
+def _sequence_problem(context, source: ast.expr | None) -> str | None:
+    """Why `source` is known not to be a sequence after the fix (None when it may be one)."""
+    if source is None:
+        return "the dataset is not passed"
+    known = context.infer(source) or ""
+    called = context.qualified_name(source.func) if type(source) is ast.Call else None
+    if known in TENSOR_DATASETS or known.startswith("mindspore.dataset.") or (called or "").startswith("mindspore.dataset."):
+        # a TensorDataset's own fix makes it a NumpySlicesDataset, before or after this call is fixed
+        return ("the dataset is a TensorDataset, which its own fix makes a NumpySlicesDataset (no len() and [i] "
+                "there): batch it with the pipeline's .batch(n, per_batch_map=...) by hand")
+    return None
+
+
+def _written(context, call: ast.Call, class_name: str, root: str | None, title: str) -> Fix:
+    """The call's callee replaced by `class_name` (renamed away from a name the file already binds), the class
+    written after the imports."""
+    name = class_name
+    while context.lookup(name) is not None:
+        name = "Written" + name if not name.startswith("Written") else name + "_"
+    line, column, end_line, end_column = context.factory.span(call.func)
+    return Fix(
+        title=title.format(name=name),
+        safe=False,
+        rewrite=WrittenDefinition((line, column, end_line, end_column), f"{TEMPLATE}:{class_name}", name),
+        add_imports=("import numpy",),
+        remove_imports=(root,) if root else (),
+    )
+
+
+def _data_loader(context, entry, node, call, span, root) -> Fix | NotFixed | None:
+    """DataLoader(seq, batch_size, shuffle, collate_fn=f, drop_last=...) → SequenceLoader(...) with the same
+    arguments; without collate_fn, the pipeline fix."""
+    if call is None or not any(keyword.arg == "collate_fn" for keyword in call.keywords):
+        return data_pipeline(context, entry, node, call, span, root)
+    passed = _passed(call, _LOADER_POSITIONAL, _LOADER_KEYWORDS)
+    if isinstance(passed, NotFixed):
+        return passed
+    problem = _sequence_problem(context, passed.get("dataset"))
+    if problem is not None:
+        return NotFixed(problem)
+    return _written(context, call, "SequenceLoader", root,
+                    "Replace with `{name}(...)`, a loader written into the file that calls the collate_fn on each batch "
+                    "as torch does (batch_size, shuffle, drop_last kept; no mindspore.dataset pipeline can carry its result)")
+
+
+def _random_split(context, entry, node, call, span, root) -> Fix | NotFixed | None:
+    """random_split(seq, [n1, n2] or [0.9, 0.1], generator=g) → RandomSplit(...) with the same arguments."""
+    if call is None:
+        return None
+    passed = _passed(call, _SPLIT_PARAMETERS, frozenset(_SPLIT_PARAMETERS))
+    if isinstance(passed, NotFixed):
+        return passed
+    problem = _sequence_problem(context, passed.get("dataset"))
+    if problem is not None:
+        return NotFixed(problem.replace("batch it with the pipeline's .batch(n, per_batch_map=...)",
+                                        "split it with the pipeline's .split(sizes, randomize=True)"))
+    if "lengths" not in passed:
+        return NotFixed("the lengths are not passed")
+    return _written(context, call, "RandomSplit", root,
+                    "Replace with `{name}(...)`, a split written into the file: its parts keep len(), [i], .dataset and "
+                    ".indices (lengths as counts or fractions; not torch's order for the same seed)")
+
+
+BUILDERS = {
+    **{(ROUTE_MINDSPORE, api): _data_loader for api in ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")},
+    **{(ROUTE_MINDSPORE, api): _random_split for api in ("torch.utils.data.random_split", "torch.utils.data.dataset.random_split")},
+}

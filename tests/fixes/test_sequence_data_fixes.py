@@ -1,0 +1,130 @@
+"""The MindSpore route's fixes for a DataLoader with a collate_fn and random_split over a Python sequence
+(analysis/rules/sequence_data.py, issue 17), text for text, both ways: what they write, what they leave to the
+pipeline fix, and where they say why they write nothing. tests/execution/test_sequence_data.py runs what they write
+beside torch."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from ascend_migrate.analysis.engine import analyze
+from ascend_migrate.config import Settings
+from ascend_migrate.fixes import fix_until_stable
+
+OPS_NN, MINT = "2.4", "2.10"
+
+LOADERS = """
+    import torch
+    from torch.utils.data import DataLoader, random_split
+
+
+    def collate(batch):
+        return torch.cat([tokens for _, tokens in batch]), torch.tensor([label for label, _ in batch])
+
+
+    def train(pairs, images, labels):
+        train_part, valid_part = random_split(pairs, [0.9, 0.1])
+        for text, label in DataLoader(train_part, batch_size=16, shuffle=True, collate_fn=collate):
+            print(text, label)
+        plain = DataLoader(torch.utils.data.TensorDataset(images, labels), batch_size=8)
+        return plain, len(valid_part)
+"""
+
+
+def fixed(source: str, version: str = OPS_NN) -> str:
+    settings = Settings(target="mindspore", mindspore_version=version)
+    text = fix_until_stable(textwrap.dedent(source), lambda text: analyze(text, "train.py", settings), unsafe=True).text
+    ast.parse(text)
+    return text
+
+
+def loader_findings(source: str, version: str = OPS_NN):
+    settings = Settings(target="mindspore", mindspore_version=version)
+    return [finding for finding in analyze(textwrap.dedent(source), "train.py", settings)
+            if finding.api.endswith(("DataLoader", "random_split"))]
+
+
+@pytest.mark.parametrize("version", [OPS_NN, MINT])
+def test_a_collate_loader_and_a_split_call_written_classes_and_a_plain_loader_keeps_the_pipeline(version):
+    text = fixed(LOADERS, version)
+    assert "train_part, valid_part = RandomSplit(pairs, [0.9, 0.1])" in text
+    assert "DataLoader" not in text.replace("DataLoader(dataset, batch_size", "")  # only the written class's docstring
+    assert "for text, label in SequenceLoader(train_part, batch_size=16, shuffle=True, collate_fn=collate):" in text
+    assert 'plain = mindspore.dataset.NumpySlicesDataset((numpy.asarray(images), numpy.asarray(labels)), column_names=' in text
+    assert text.count("class SequenceLoader:") == 1 and text.count("class RandomSplit(list):") == 1
+    assert "import numpy" in text and "random_split" not in text.split("class RandomSplit")[0]
+
+
+def test_a_loader_without_collate_fn_gets_no_written_class():
+    text = fixed("""
+        import torch
+
+        def loader(images, labels):
+            return torch.utils.data.DataLoader(torch.utils.data.TensorDataset(images, labels), batch_size=4, shuffle=True)
+    """)
+    assert "SequenceLoader" not in text and "NumpySlicesDataset" in text
+
+
+@pytest.mark.parametrize(("call", "reason"), [
+    ("DataLoader(pairs, batch_size=4, sampler=sampler, collate_fn=collate)", "`sampler=` has no counterpart in the class written"),
+    ("DataLoader(pairs, 4, False, None, collate_fn=collate)", "more than 3 arguments are passed by position"),
+    ("DataLoader(pairs, collate_fn=collate, **options)", "passed with * or **"),
+    ("DataLoader(TensorDataset(images, labels), batch_size=4, collate_fn=collate)", "the dataset is a TensorDataset"),
+    ("DataLoader(tensors, batch_size=4, collate_fn=collate)", "the dataset is a TensorDataset"),
+    ("random_split(TensorDataset(images, labels), [3, 1])", "split it with the pipeline's .split(sizes, randomize=True)"),
+    ("random_split(pairs, [3, 1], torch.Generator(), 5)", "more than 3 arguments are passed by position"),
+])
+def test_what_the_written_classes_cannot_take_keeps_the_finding_and_says_why(call, reason):
+    source = f"""
+        import torch
+        from torch.utils.data import DataLoader, TensorDataset, random_split
+
+
+        def run(pairs, images, labels, sampler, collate, options):
+            tensors = TensorDataset(images, labels)
+            return {call}
+    """
+    found = [finding for finding in loader_findings(source) if finding.line == 8]
+    assert found and all(finding.fix is None for finding in found), found
+    assert any(reason in finding.message for finding in found), [finding.message for finding in found]
+    assert "SequenceLoader" not in fixed(source) and "RandomSplit" not in fixed(source)
+
+
+def test_a_file_that_binds_the_class_name_gets_another():
+    text = fixed("""
+        from torch.utils.data import DataLoader
+
+        SequenceLoader = None
+
+
+        def load(pairs, collate):
+            return DataLoader(pairs, batch_size=2, collate_fn=collate)
+    """)
+    assert "return WrittenSequenceLoader(pairs, batch_size=2, collate_fn=collate)" in text
+    assert "class WrittenSequenceLoader:" in text and "SequenceLoader = None" in text
+
+
+def test_len_of_a_written_loaders_dataset_is_left_as_it_is_not_left_over():
+    source = textwrap.dedent("""
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def evaluate(loader):
+            return len(loader.dataset)
+
+
+        loader = DataLoader([1, 2, 3], batch_size=2, collate_fn=torch.tensor)
+        print(evaluate(loader))
+    """)
+    settings = Settings(target="mindspore", mindspore_version=OPS_NN)
+    result = fix_until_stable(source, lambda text: analyze(text, "train.py", settings), unsafe=True)
+    assert "return len(loader.dataset)" in result.text and "loader = SequenceLoader([1, 2, 3]" in result.text
+    # MS215's fix has nothing to write (a SequenceLoader keeps torch's .dataset), not a pipeline it cannot prove
+    assert not [skipped for skipped in result.skipped if "mindspore.dataset pipeline" in skipped.reason], result.skipped
+    pipeline = source.replace("DataLoader([1, 2, 3], batch_size=2, collate_fn=torch.tensor)", "DataLoader(data, batch_size=2)")
+    pipeline = pipeline.replace("import torch\n", "import torch\ndata = torch.utils.data.TensorDataset(torch.zeros(3))\n", 1)
+    assert "get_dataset_size()" in fixed(pipeline)  # the pipeline fix's loader still gets its size rewritten
