@@ -2,7 +2,7 @@
 sequence (fixes/templates/sequence_data.py, issue 17) batch and split as torch does: a program shaped like
 pytorch/tutorials' text classifier (a list of (label, token ids) pairs of varying length, a collate_fn building
 (text, offsets, labels), random_split by counts, by fractions and with a seeded generator, a map-style Dataset
-class) is fixed with `fix --write --unsafe --target mindspore` for each era, and the original (torch 2.13.0) and the
+class calling super().__init__(), whose base the fix makes `object`) is fixed with `fix --write --unsafe --target mindspore` for each era, and the original (torch 2.13.0) and the
 fixed program (mindspore 2.10.0) print what they computed. Unshuffled, the loaders over the list and over the
 Dataset class give the same batches in the same order; shuffled, the same rows in batches of the same sizes; every
 split has torch's part lengths and is a partition of the source (the order differs: a permutation drawn by NumPy,
@@ -37,6 +37,7 @@ def collate(batch):
 
 class Pairs(Dataset):
     def __init__(self, size):
+        super().__init__()
         self.size = size
 
     def __getitem__(self, index):
@@ -94,6 +95,7 @@ def programs(request, tmp_path_factory):
     assert "import torch" not in text and "from torch" not in text, text
     assert "SequenceLoader(samples, batch_size=5" in text and "RandomSplit(samples, [17, 6])" in text, text
     assert text.count("class SequenceLoader") == 1 and text.count("class RandomSplit") == 1, text
+    assert "class Pairs(object):" in text, text
     return original, fixed
 
 

@@ -128,3 +128,32 @@ def test_len_of_a_written_loaders_dataset_is_left_as_it_is_not_left_over():
     pipeline = source.replace("DataLoader([1, 2, 3], batch_size=2, collate_fn=torch.tensor)", "DataLoader(data, batch_size=2)")
     pipeline = pipeline.replace("import torch\n", "import torch\ndata = torch.utils.data.TensorDataset(torch.zeros(3))\n", 1)
     assert "get_dataset_size()" in fixed(pipeline)  # the pipeline fix's loader still gets its size rewritten
+
+
+def test_a_dataset_class_loses_its_torch_base_and_other_uses_say_why():
+    source = """
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class Pairs(Dataset):
+            def __len__(self):
+                return 3
+
+
+        class Mixed(Dataset, dict):
+            pass
+
+
+        class Spaced( torch.utils.data.Dataset ) :
+            pass
+
+
+        print(isinstance(Pairs(), Dataset))
+    """
+    text = fixed(source)
+    assert "class Pairs(object):" in text and "class Spaced( object ) :" in text and "class Mixed(Dataset, dict):" in text
+    settings = Settings(target="mindspore", mindspore_version=OPS_NN)
+    left = {finding.line: finding.message for finding in analyze(textwrap.dedent(source), "train.py", settings)
+            if finding.api.endswith("Dataset") and finding.fix is None}
+    assert "not the only base class" in left[11] and "compare with your own dataset class" in left[19], left

@@ -13,8 +13,9 @@ leaves the finding without a fix, saying which.
 from __future__ import annotations
 
 import ast
+import re
 
-from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed, data_pipeline
 from ascend_migrate.analysis.symbols import TENSOR_DATASETS
 from ascend_migrate.fixes.families.written_definition import WrittenDefinition
@@ -106,7 +107,24 @@ def _random_split(context, entry, node, call, span, root) -> Fix | NotFixed | No
                     ".indices (lengths as counts or fractions; not torch's order for the same seed)")
 
 
+def _dataset_base(context, entry, node, call, span, root) -> Fix | NotFixed | None:
+    """`class Pairs(Dataset):` → `class Pairs(object):`: a map-style dataset is a plain class with __getitem__ and
+    __len__ in MindSpore (what SequenceLoader reads and GeneratorDataset wraps); as a subclass of the entry's
+    GeneratorDataset its `super().__init__()` raises TypeError (no source; mindspore 2.10.0)."""
+    if call is not None or context.compared_only:
+        return NotFixed("an isinstance test or a comparison with torch's Dataset class: compare with your own dataset class")
+    line, column, end_line, end_column = span
+    header = context.factory.lines.text(line)
+    written = header[column - 1:end_column - 1] if line == end_line else ""
+    if not written or not re.fullmatch(r"\s*class \w+\(\s*", header[:column - 1]) or not re.match(r"\s*\)\s*:", header[end_column - 1:]):
+        return NotFixed("not the only base class of a class statement: drop it from the bases by hand")
+    return Fix(title="Replace the base class with `object` (a map-style dataset is a plain class with __getitem__ and __len__)",
+               safe=False, edits=(TextEdit(line, column, end_line, end_column, "object"),),
+               remove_imports=(root,) if root else ())
+
+
 BUILDERS = {
+    **{(ROUTE_MINDSPORE, api): _dataset_base for api in ("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset")},
     **{(ROUTE_MINDSPORE, api): _data_loader for api in ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")},
     **{(ROUTE_MINDSPORE, api): _random_split for api in ("torch.utils.data.random_split", "torch.utils.data.dataset.random_split")},
 }
