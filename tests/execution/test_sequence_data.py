@@ -1,7 +1,7 @@
 """The classes the MindSpore route writes for a DataLoader with a collate_fn and for random_split over a Python
 sequence (fixes/templates/sequence_data.py, issue 17) batch and split as torch does: a program shaped like
 pytorch/tutorials' text classifier (a list of (label, token ids) pairs of varying length, a collate_fn building
-(text, offsets, labels), random_split by counts, by fractions and with a seeded generator, a map-style Dataset
+(text, offsets, labels), random_split by counts, by fractions and with a seeded generator, a loader shuffled by a seeded generator, a map-style Dataset
 class calling super().__init__(), whose base the fix makes `object`) is fixed with `fix --write --unsafe --target mindspore` for each era, and the original (torch 2.13.0) and the
 fixed program (mindspore 2.10.0) print what they computed. Unshuffled, the loaders over the list and over the
 Dataset class give the same batches in the same order; shuffled, the same rows in batches of the same sizes; every
@@ -51,6 +51,10 @@ def ids(part):
     return sorted(int(part[position][1][0]) for position in range(len(part)))
 
 
+def firsts(loader):
+    return [[text.numpy().tolist()[start] for start in offsets.numpy().tolist()] for text, offsets, _ in loader]
+
+
 def main(shuffle):
     samples = [(index % 4, torch.tensor(list(range(index, index + 1 + index % 5)))) for index in range(23)]
     counted = random_split(samples, [17, 6])
@@ -61,12 +65,15 @@ def main(shuffle):
                DataLoader(counted[0], batch_size=4, shuffle=shuffle, drop_last=True, collate_fn=collate),
                DataLoader(counted[1], 4, shuffle, collate_fn=collate, num_workers=0),
                DataLoader(Pairs(7), batch_size=3, shuffle=shuffle, collate_fn=collate)]
+    seeded_orders = [firsts(DataLoader(samples, batch_size=23, shuffle=True, collate_fn=collate,
+                                       generator=torch.Generator().manual_seed(3))) for _ in range(2)]
     batches = [[[text.numpy().tolist(), offsets.numpy().tolist(), labels.numpy().tolist()] for text, offsets, labels in loader]
                for loader in loaders]
     print(json.dumps({
         "lengths": [[len(part) for part in split] for split in (counted, fractions, seeded)],
         "parts": [[ids(part) for part in split] for split in (counted, fractions, seeded)],
         "seeded_again": [ids(part) == ids(other) for part, other in zip(seeded, again)],
+        "seeded_loader": [seeded_orders[0] == seeded_orders[1], seeded_orders[0] != [list(range(23))]],
         "loader_lengths": [len(loader) for loader in loaders],
         "batches": batches,
     }))
@@ -108,6 +115,7 @@ def test_the_written_loader_and_split_give_torchs_batches_and_parts(programs, mo
         for split, size in zip(run["parts"], (23, 23, 10), strict=True):
             assert sorted(index for part in split for index in part) == list(range(size))  # a partition of the source
         assert run["seeded_again"] == [True, True]  # the same seed, the same split
+        assert run["seeded_loader"] == [True, True]  # the same seed, the same shuffled order
     assert mindspore_run["loader_lengths"] == torch_run["loader_lengths"] == [5, 4, 2, 3]
     over_list, over_first, over_second, over_class = mindspore_run["batches"]
     torch_list, torch_first, torch_second, torch_class = torch_run["batches"]

@@ -19,8 +19,10 @@ from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 PATTERN = "random-generator"
 # torch's functions that take generator= (torch 2.13.0 signatures), by the callee's last name.
-_RANDOM = frozenset(("randint", "randn", "rand", "randperm", "normal", "multinomial", "bernoulli", "poisson", "random_split"))
+_RANDOM = frozenset(("randint", "randn", "rand", "randperm", "normal", "multinomial", "bernoulli", "poisson", "random_split",
+                     "DataLoader"))
 _SPLITS = ("torch.utils.data.random_split", "torch.utils.data.dataset.random_split")
+_LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
 _DIFFERENT = "MindSpore draws other numbers than torch for the same seed, so what this call draws differs from the torch run's"
 
 
@@ -39,6 +41,10 @@ def on_call(context: RuleContext, node: ast.Call) -> None:
 
 
 def _message(context: RuleContext, qualified: str) -> str:
+    if qualified in _LOADERS:
+        return (f"`generator=` of {qualified}: with a collate_fn the loader written into the file (SequenceLoader) "
+                "seeds its shuffles with the generator's initial_seed(): the same orders on every run, not torch's orders "
+                "for that seed (without one the data-pipeline fix leaves this loader to you)")
     if qualified in _SPLITS:
         return (f"`generator=` of {qualified}: the split written into the file (RandomSplit) seeds NumPy's permutation "
                 "with the generator's initial_seed(): the same parts on every run, not the parts torch draws for that seed")
@@ -65,6 +71,7 @@ _FLAGS = (
         labels = torch.randint(0, 4, (96,), generator=generator)  # expect: MS239
         noise = torch.randn(3, 5, generator=generator)  # expect: MS239
         train, valid = random_split(list(range(96)), [0.9, 0.1], generator=generator)  # expect: MS239
+        loader = torch.utils.data.DataLoader(train, batch_size=8, shuffle=True, collate_fn=list, generator=generator)  # expect: MS239
         """, codes=("MS239",)),
     Example("mindspore", """
         import torch

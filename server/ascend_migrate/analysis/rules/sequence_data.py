@@ -23,9 +23,11 @@ from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 TEMPLATE = "sequence_data"
 # SequenceLoader's parameters: torch's first three by position, the rest by name (num_workers, pin_memory and
-# persistent_workers are taken and not used: the batches are made in this process, with the same values).
+# persistent_workers are taken and not used: the batches are made in this process, with the same values; a
+# generator seeds the shuffle with its initial_seed()).
 _LOADER_POSITIONAL = ("dataset", "batch_size", "shuffle")
-_LOADER_KEYWORDS = frozenset((*_LOADER_POSITIONAL, "collate_fn", "drop_last", "num_workers", "pin_memory", "persistent_workers"))
+_LOADER_KEYWORDS = frozenset((*_LOADER_POSITIONAL, "collate_fn", "drop_last", "generator", "num_workers", "pin_memory",
+                              "persistent_workers"))
 _SPLIT_PARAMETERS = ("dataset", "lengths", "generator")
 
 

@@ -10,7 +10,7 @@ training loop unpacks; so the batches are made here, in the program's own proces
 workers. num_workers, pin_memory and persistent_workers change speed, not values: accepted and not used.
 
 Both classes use nothing but numpy, which the fix imports. Shuffling and splitting draw from NumPy's global
-random state, which mindspore.set_seed seeds (mindspore 2.10); a generator given to RandomSplit seeds its own draw
+random state, which mindspore.set_seed seeds (mindspore 2.10); a generator given to either seeds its own draws
 (its initial_seed()). Neither can reproduce torch's order for the same seed. tests/execution/test_sequence_data.py
 runs both beside torch's DataLoader and random_split.
 """
@@ -19,12 +19,13 @@ import numpy
 
 
 class SequenceLoader:
-    """torch's DataLoader(dataset, batch_size, shuffle, drop_last, collate_fn) over a sequence, written by
-    ascend-migrate: each batch is collate_fn([dataset[i] for i in the batch's indices]); a new order per iteration
-    when shuffled; len() is the number of batches."""
+    """torch's DataLoader(dataset, batch_size, shuffle, drop_last, collate_fn, generator) over a sequence, written
+    by ascend-migrate: each batch is collate_fn([dataset[i] for i in the batch's indices]); a new order per iteration
+    when shuffled (from NumPy's global state, or seeded once by a generator's initial_seed()); len() is the number of
+    batches."""
 
-    def __init__(self, dataset, batch_size=1, shuffle=False, *, collate_fn, drop_last=False, num_workers=0,
-                 pin_memory=False, persistent_workers=False):
+    def __init__(self, dataset, batch_size=1, shuffle=False, *, collate_fn, drop_last=False, generator=None,
+                 num_workers=0, pin_memory=False, persistent_workers=False):
         if not (hasattr(dataset, "__len__") and hasattr(dataset, "__getitem__")):
             raise TypeError(f"SequenceLoader reads a sequence (len() and [i]); got {type(dataset).__name__}")
         if not isinstance(batch_size, int) or batch_size < 1:
@@ -34,6 +35,8 @@ class SequenceLoader:
         self.shuffle = bool(shuffle)
         self.drop_last = drop_last
         self.collate_fn = collate_fn
+        # a generator's seed makes the orders repeatable run to run (one draw per iteration, as torch's)
+        self.random = numpy.random if generator is None else numpy.random.RandomState(generator.initial_seed() % 2 ** 32)
 
     def __len__(self):
         size = len(self.dataset)
@@ -41,7 +44,7 @@ class SequenceLoader:
 
     def __iter__(self):
         size = len(self.dataset)
-        order = numpy.random.permutation(size).tolist() if self.shuffle else range(size)
+        order = self.random.permutation(size).tolist() if self.shuffle else range(size)
         for start in range(0, len(self) * self.batch_size, self.batch_size):
             yield self.collate_fn([self.dataset[index] for index in order[start:start + self.batch_size]])
 
