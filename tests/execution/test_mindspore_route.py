@@ -90,11 +90,11 @@ PROGRAMS = [
     # DataLoader over `image_datasets[x]` of a dict of TensorDatasets, the phase step under set_grad_enabled (MS245),
     # fc.in_features -> in_channels (MS247, ops/nn era), SGD with parameter groups gets torch's lr=0.001
     Program("finetune", "train.py", "model_conv = Backbone()"),
-    # text_classifier: init_weights' .data.uniform_/.zero_ -> set_data(initializer(...)) (MS246); then nn.EmbeddingBag,
-    # which mindspore 2.10 lacks (MS103 at its construction says what to write), is left as torch's layer
-    Program("text_classifier", "train.py", "model = TextSentiment(", plain=False,
-            stops={era: "nn.EmbeddingBag has no MindSpore counterpart (MS103 at its construction): the torch layer left in "
-                        "the Cell fails on MindSpore tensors in construct" for era in (OPS_NN, MINT)}),
+    # text_classifier: nn.EmbeddingBag -> the EmbeddingBag written into the file (MS237) and its weight's in-place fill ->
+    # set_data (MS246); DataLoader over a list with a collate_fn -> SequenceLoader and random_split -> RandomSplit
+    # written into the file; test()'s loss, a tensor since criterion is built below the function, formatted with
+    # .item() (MS230). The mint era stops at cross_entropy's kernel.
+    Program("text_classifier", "train.py", "model = TextSentiment("),
 ]
 
 
