@@ -81,6 +81,7 @@ class Event:
 
 
 _DEFAULT_STREAM = Stream()
+_HOST_STREAM = torch.Stream(device="cpu")
 
 
 def _get_device_capability(device=None):
@@ -288,6 +289,9 @@ def _accelerator_is_npu(npu: types.ModuleType) -> None:
     if hasattr(accelerator, "set_device_idx"):
         accelerator.set_device_idx = accelerator.set_device_index
     accelerator.synchronize = lambda device=None: None
+    # TorchDynamo asks for the current stream at the start of every torch.compile trace; the emulated device is the
+    # host, whose torch.Stream is what the CPU's C++ side can give (found running the torch.compile tutorial).
+    accelerator.current_stream = lambda device=None: _HOST_STREAM
     torch.Tensor.pin_memory = lambda self, device=None: self
     torch.Tensor.is_pinned = lambda self, device=None: False
 
