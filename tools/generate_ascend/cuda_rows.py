@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from tools.generate_ascend.book import Book
+from tools.generate_ascend.curated import AUTO_MIGRATION
 from tools.generate_ascend.reference import Row, VersionTables
 
 TRANSFER_TO_NPU = "torch_npu-2.14.0.whl:torch_npu/contrib/transfer_to_npu.py"
@@ -346,8 +347,8 @@ def _join(api: str, **find: str):
 # Caveat rows that belong to a curated entry (curated.py creates them first).
 _CAVEAT_HOMES = {
     "torch.cuda.DoubleTensor": _join("torch.cuda.DoubleTensor"),
-    "torch.jit.script": _join("torch.jit.script"),
-    "torch.jit.script_method": _join("torch.jit.script_method"),
+    "torch.jit.script": _join("torch.jit.script", condition=AUTO_MIGRATION),
+    "torch.jit.script_method": _join("torch.jit.script_method", condition=AUTO_MIGRATION),
     "torch.utils._triton.has_triton": _join("torch.utils._triton.has_triton"),
     "torch._inductor.utils.get_gpu_type": _join("torch._inductor.utils.get_gpu_type"),
     "torch._utils._get_available_device_type": _join("torch._utils._get_available_device_type"),

@@ -107,6 +107,11 @@ def _backend_switches(book: Book) -> None:
                                        f"{WHEEL}:torch_npu/npu/__init__.py (matmul, conv)")
 
 
+# The caveats that hold only in a program migrated with transfer_to_npu (the engine's `transfer-to-npu` condition).
+AUTO_MIGRATION = "transfer-to-npu"
+AUTO_MIGRATION_ONLY = ("torch.jit.script", "torch.jit.script_method")
+
+
 def _caveats(book: Book) -> None:
     entries = {
         "torch.cuda.DoubleTensor": ("warning", "torch.npu.FloatTensor",
@@ -141,8 +146,12 @@ def _caveats(book: Book) -> None:
                        "map_location is given."),
     }
     for api, (severity, target, note) in entries.items():
+        # jit.script is the identity only under transfer_to_npu (the source's own words): a program migrated by
+        # rewriting its source, as `ascend-migrate fix` does, scripts as on CUDA, so the row speaks only where the
+        # module imports transfer_to_npu (found judging the torch.compile tutorial, session 9)
+        condition = {"condition": AUTO_MIGRATION} if api in AUTO_MIGRATION_ONLY else {}
         draft = book.entry("npu_unsupported", api=api, category="npu-unsupported", code="NPU202", severity=severity,
-                           curated=True)
+                           curated=True, **condition)
         if target:
             draft.fields["target"] = target
         draft.absorb(note=note)

@@ -12,6 +12,7 @@ from tools.generate_ascend.cuda_rows import (
     add_restriction,
     add_unsupported,
 )
+from tools.generate_ascend.curated import AUTO_MIGRATION
 from tools.generate_ascend.reference import Row, VersionTables, table_source
 
 QUALIFIED_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
@@ -57,8 +58,8 @@ def _curated(book: Book, row: Row) -> None:
     elif number == 7:
         _join(book, row, "torch.channels_last", suggestion="Use the contiguous memory format.")
     elif number == 8:
-        _join(book, row, "torch.jit.script")
-        _join(book, row, "torch.jit.script_method")
+        _join(book, row, "torch.jit.script", condition=AUTO_MIGRATION)
+        _join(book, row, "torch.jit.script_method", condition=AUTO_MIGRATION)
     elif number == 9:
         _join(book, row, "torch.var_mean")
     elif number in (10, 11, 17, 18):

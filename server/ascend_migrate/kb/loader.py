@@ -51,7 +51,7 @@ ENTRY_KEYS = {
 }
 # The conditions each match kind understands (pattern conditions name engine matchers: kb/patterns.py).
 CONDITIONS = {
-    "name": ("prefix", "single-argument", "device-argument", "float64-file"),
+    "name": ("prefix", "single-argument", "device-argument", "float64-file", "transfer-to-npu"),
     "string": ("device", "backend", "environment-variable", "tensor-type"),
     "import": ("torch-npu-not-imported",),
     "method": ("device-argument",),

@@ -52,6 +52,9 @@ _BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BU
              **RECURRENT_CELL_BUILDERS, **EMBEDDING_BAG_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **MIXED_PRECISION_BUILDERS,
              **OPTIMIZER_ARGUMENT_BUILDERS, **BUILDERS, **SEQUENCE_DATA_BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
+# The condition of a caveat that holds only where transfer_to_npu patches torch at run time (`torch.jit.script`).
+AUTO_MIGRATION = "transfer-to-npu"
+_TRANSFER_TO_NPU = "torch_npu.contrib.transfer_to_npu"
 
 
 def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast.Call | None, root: str | None) -> None:
@@ -94,6 +97,8 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
             continue
         if condition == "device-argument":
             continue  # the strings rule reports device arguments where the value is a CUDA device
+        if condition == AUTO_MIGRATION and not _auto_migrated(context):
+            continue  # jit.script is the identity only under transfer_to_npu; a rewritten source scripts as on CUDA
         if not applies_at(entry, call, context.infer):
             continue  # a restriction this call does not touch
         if context.compared_only and call is None and entry.category == "npu-unsupported":
@@ -111,6 +116,11 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         if reason is not None and finding is not None:
             finding = with_reason(finding, reason)
         context.add(finding)
+
+
+def _auto_migrated(context: RuleContext) -> bool:
+    """The module imports transfer_to_npu (`from torch_npu.contrib import transfer_to_npu` or the dotted import)."""
+    return any(value == _TRANSFER_TO_NPU or value.startswith(_TRANSFER_TO_NPU + ".") for value in context.module_imports())
 
 
 # MindSpore targets whose objects a port builds itself: a layer written as the target cell is an instance of it, so an
@@ -284,6 +294,16 @@ _FLAGS = (
         def to_nhwc(model):
             return model.to(memory_format=torch.channels_last)  # expect: NPU202
         """, codes=("NPU201", "NPU202", "NPU401")),
+    Example("npu", """
+        import torch
+        import torch_npu
+        from torch_npu.contrib import transfer_to_npu
+
+
+        @torch.jit.script  # expect: NPU202
+        def scale(x):
+            return x * 2
+        """, codes=("NPU202",)),
     Example("mindspore", """
         from torch import nn
 
@@ -331,6 +351,15 @@ _LEAVES_ALONE = (
                 nhwc = mask.is_contiguous(memory_format=torch.channels_last)  # asks, converts nothing
                 return mask.repeat_interleave(self.heads, 0), nhwc
         """, codes=("NPU201", "NPU202", "NPU401")),
+    Example("npu", """
+        import torch
+        import torch_npu  # the source rewritten, no transfer_to_npu: torch.jit.script scripts as on CUDA
+
+
+        @torch.jit.script
+        def scale(x):
+            return x * 2
+        """, codes=("NPU202",)),
 )
 
 
