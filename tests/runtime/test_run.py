@@ -128,3 +128,12 @@ def test_shapes_vary_per_call_stack_and_iteration_not_per_line(run_program):
     assert {int(row["Line Number"]) for row in rows} == {marked_line("call_sites.py", "varies-by-epoch")}
     assert {row["Output Shape Range"] for row in rows} >= {"[2~4, 4]"}
     assert all(row["Call Stack"].startswith(f"{PROGRAMS / 'call_sites.py'}:") for row in rows)
+
+
+def test_a_resumed_training_that_runs_no_iteration_has_no_varying_weight_init(run_program):
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "resumed_training.py"))
+    assert (run.status, run.report["program"]["outcome"]) == (0, "completed"), run.stderr
+    assert run.codes_at("resumed_training.py") == {}  # it built an optimizer and a DataLoader: its loop ran no iteration
+    # without either, the program is judged by repetition: the 4x8 head after the repeated block sizes is a new shape
+    run = run_program("--format", "json", "--", "python", str(PROGRAMS / "resumed_training.py"), "--no-loop")
+    assert run.codes_at("resumed_training.py") == {marked_line("resumed_training.py", "init-over-blocks"): {"NPU401"}}

@@ -131,7 +131,7 @@ class Watch(TorchFunctionMode):
         site.add(_shapes(args) + _shapes(kwargs.values()), _shapes((result,)), iterations)
 
     def shape_records(self) -> list[dict]:
-        counted = iterations > 0
+        counted = iterations > 0 or loop_built
         return [site.to_json() for site in self.sites.values() if site.data_dependent or site.varies(counted)]
 
 
@@ -259,7 +259,7 @@ class Site:
 
     def varies(self, iterations_counted: bool) -> bool:
         """Shapes that compile again on Ascend: a new signature in a later iteration (data batches and optimizer
-        steps count iterations), or, in a program where neither was seen, a new one after the known ones repeated.
+        steps count iterations), or, in a program that built neither, a new one after the known ones repeated.
         Several fixed sizes within one iteration (a loop over parameters, a weight init over layers, blocks of a
         Sequential sharing a line) each compile once: they do not vary."""
         return self.new_in_later_iteration if iterations_counted else self.new_after_repeat
@@ -525,12 +525,19 @@ steps_done: int | None = None
 # Iterations of the program's loop, counted at every DataLoader batch and every optimizer step (Huawei's dynamic_shape
 # mode compares shapes between iterations of the data loader): a site whose shapes change between them recompiles.
 iterations = 0
+# The program built a DataLoader or an optimizer: its loop is the one iterations count, even when it ran no iteration
+# (a training resumed after its last epoch builds the model and stops): its weight init over layers of a few sizes
+# is not a loop whose shapes vary (found running minGPT-ddp, session 9).
+loop_built = False
 
 
 def count_iterations() -> None:
     """Every DataLoader batch and every optimizer step starts a new iteration (for Site.varies)."""
-    from torch.optim.optimizer import register_optimizer_step_post_hook
-    from torch.utils.data.dataloader import _BaseDataLoaderIter
+    from torch.optim.optimizer import Optimizer, register_optimizer_step_post_hook
+    from torch.utils.data.dataloader import DataLoader, _BaseDataLoaderIter
+
+    for built in (Optimizer, DataLoader):
+        built.__init__ = _noting_the_loop(built.__init__)
 
     def after_step(optimizer, arguments, keywords) -> None:
         global iterations
@@ -545,6 +552,16 @@ def count_iterations() -> None:
         return original_next(self)
 
     _BaseDataLoaderIter.__next__ = __next__
+
+
+def _noting_the_loop(initialise):
+    @functools.wraps(initialise)  # the signature stays the class's own (programs inspect optimizer signatures)
+    def __init__(self, *arguments, **keywords):
+        global loop_built
+        loop_built = True
+        initialise(self, *arguments, **keywords)
+
+    return __init__
 
 
 def count_steps(limit: int) -> None:
