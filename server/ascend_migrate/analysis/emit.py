@@ -278,11 +278,20 @@ _ADVICE_BY_CODE = {
 }
 
 
+# msfmktransplt's precision advice (nn.Embedding: "may have an issue with uncertain backward calculation results"):
+# the call runs on Ascend, so "change the call" asked for a change the note never names (minGPT-ddp, session 9).
+_PRECISION_ADVICE = "Precision advice (msfmktransplt)"
+_PRECISION_ADVICE_TO_DO = ("Nothing to change for the program to run on Ascend: if its results differ from the GPU "
+                           "run's, look here first (the note says what may differ).")
+
+
 def suggestion(entry: Entry) -> str:
     if entry.suggestion:
         return entry.suggestion
     if entry.target:
         return f"use `{entry.target}`"
+    if entry.note.startswith(_PRECISION_ADVICE):
+        return _PRECISION_ADVICE_TO_DO
     return _ADVICE_BY_CODE.get(entry.code or DEFAULT_CODE_FOR_CATEGORY[entry.category], "")
 
 
