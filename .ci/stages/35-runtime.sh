@@ -13,6 +13,9 @@
 # tests/lsp/test_run_program_command.py runs `ascend-migrate.run` through a real client (the test extras are installed
 # for pytest-lsp): pytest 13:07 for the 56 tests, measured 2026-12-01 on the 2 shared cores with the whole suite and a
 # benchmark running beside it.
+# Session 9 added three npu programs (minGPT-ddp under torchrun, the AMP recipe, the torch.compile tutorial: 3:15
+# wall for the three on the shared cores, 72 s, 32 s and 60 s; about 12, 5 and 11 CPU seconds each) and two
+# runtime tests (torch.compile on the emulated NPU, a resumed training's shapes; about 50 s wall).
 stage=35-runtime
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 numpy<2 pytest (into $venv)"

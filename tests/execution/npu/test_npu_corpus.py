@@ -46,6 +46,11 @@ PROGRAMS = {
     "npu_ddp_tutorial": Program("npu_ddp_tutorial", "multigpu.py", ("2", "1", "--batch_size", "512"), steps=None,
                                 outcome="completed"),
     "npu_gat": Program("npu_gat", "main.py", ("--epochs", "5", "--hidden-dim", "8", "--num-heads", "2"), status=1),
+    # Session 9: a new user's GPU programs (torchrun + DDP + fp16 AMP with snapshots; AMP with CUDA memory statistics and
+    # synchronised timing; torch.compile with CUDA-event timing, TorchScript and FX), each run to its end.
+    "npu_mingpt_ddp": Program("npu_mingpt_ddp", "main.py", (), steps=None, outcome="completed"),
+    "npu_amp_recipe": Program("npu_amp_recipe", "amp_recipe.py", (), steps=None, outcome="completed"),
+    "npu_compile_tutorial": Program("npu_compile_tutorial", "compile_tutorial.py", (), steps=None, outcome="completed"),
     # The MindSpore route's programs (tests/execution/test_mindspore_route.py; their folders are used read-only), on
     # the npu route too: the same arguments, a few optimizer steps, or to their end where they take fewer.
     "guide_resnet": Program("guide_resnet", "train.py", ()),
@@ -92,6 +97,11 @@ def _write_data(folder: str, directory: Path) -> dict:
             for node in nodes), encoding="utf-8")
         (cora / "cora.cites").write_text("".join(
             f"{generator.choice(nodes)}\t{generator.choice(nodes)}\n" for _ in range(4000)), encoding="utf-8")
+    if folder == "npu_mingpt_ddp":  # the character corpus (the example reads tinyshakespeare) and torchrun's variables
+        data = directory / "data"
+        data.mkdir()
+        (data / "input.txt").write_text("".join(generator.choice("abcdefghijkl \n") for _ in range(320)), encoding="utf-8")
+        return {"RANK": "0", "WORLD_SIZE": "1", "LOCAL_RANK": "0", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port())}
     if folder == "npu_ddp_example":  # one process, as torchrun would start it
         return {"RANK": "0", "WORLD_SIZE": "1", "LOCAL_RANK": "0", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port())}
     return {}
