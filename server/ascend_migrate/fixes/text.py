@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ascend_migrate.files import LINE_END as NEWLINE
@@ -86,6 +86,19 @@ def newline_of(text: str) -> str:
     """The text's line break style, judged by its first line break (\\n for a text without one)."""
     match = NEWLINE.search(text)
     return match.group() if match else "\n"
+
+
+def blank_lines_to_join(text_of: Callable[[int], str], line: int, end_line: int, line_count: int) -> int:
+    """How many of the blank lines right below lines `line`..`end_line` go with them when they are deleted: as many
+    as there are blank lines right above (all of them at the top of the text), so the gap left is the wider of the
+    two, as a person deleting the statement would leave it (blank, statement, blank must not become two blanks)."""
+    below = 0
+    while end_line + below < line_count and not text_of(end_line + below + 1).strip():
+        below += 1
+    above = 0
+    while above < below and line - above > 1 and not text_of(line - above - 1).strip():
+        above += 1
+    return below if line - above == 1 else above
 
 
 def describe(edit: TextEdit) -> str:

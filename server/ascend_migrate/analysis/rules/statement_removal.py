@@ -7,6 +7,7 @@ Shared by the rules whose fix removes a statement: cudnn_switches (`cudnn.benchm
 from __future__ import annotations
 
 from ascend_migrate.analysis.findings import TextEdit
+from ascend_migrate.fixes.text import blank_lines_to_join
 
 
 def alone_on_its_lines(lines, line: int, column: int, end_line: int, end_column: int) -> bool:
@@ -19,11 +20,16 @@ def alone_on_its_lines(lines, line: int, column: int, end_line: int, end_column:
 
 def removal(lines, line: int, column: int, end_line: int, end_column: int) -> TextEdit:
     """The statement's lines deleted, or the statement replaced by `pass` where it may be the only statement of its
-    block (the code line above opens a block and the next code line is not a sibling at the same indentation)."""
+    block (the code line above opens a block and the next code line is not a sibling at the same indentation).
+    Blank lines below that would double the gap above go too: one gap is left where the statement was."""
     indentation = column - 1
     if indentation and _opens_block(lines, line) and _next_code_indentation(lines, end_line) != indentation:
         return TextEdit(line, column, end_line, end_column, "pass")
-    if end_line < _last_line(lines):
+    last = _last_line(lines)
+    if end_line < last:
+        joined = blank_lines_to_join(lines.text, line, end_line, last)
+        if end_line + joined < last:  # (blank lines that end the text stay: nothing below them to space)
+            end_line += joined
         return TextEdit(line, 1, end_line + 1, 1, "")
     return TextEdit(line, 1, end_line, len(lines.text(end_line)) + 1, "")
 

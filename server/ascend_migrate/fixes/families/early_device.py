@@ -6,7 +6,8 @@ its device after them, as torch allows, stopped there (issue 17, finetune). The 
 rule writes (`device = "Ascend" if cond else "CPU"` and `mindspore.set_device(device)`) therefore goes before the
 first top-level statement after the imports, when the statement is top-level and a call stands between the imports
 and it; elsewhere (inside a function, or with nothing that may run before it) it stays where it is. Its value reads
-nothing the moved statements would miss: the rule moves only a choice whose names are all imports.
+nothing the moved statements would miss: the rule moves only a choice whose names are all imports. Where it stood,
+one gap is left, not the blank lines above and below it together (`fixes.text.blank_lines_to_join`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class EarlyDevice(Rewrite):
     def edits(self, source: str, index: LineIndex) -> list[TextEdit]:
         from ascend_migrate.fixes.errors import FixError
         from ascend_migrate.fixes.families.written_definition import insertion_line
-        from ascend_migrate.fixes.text import TextEdit, newline_of
+        from ascend_migrate.fixes.text import TextEdit, blank_lines_to_join, newline_of
 
         line, column, end_line, end_column = self.statement
         try:
@@ -54,6 +55,8 @@ class EarlyDevice(Rewrite):
         if first is None or not any(type(node) is ast.Call for statement in earlier for node in ast.walk(statement)):
             return [TextEdit(line, column, end_line, end_column, f"{written}\nmindspore.set_device({self.name})")]
         newline = newline_of(source)
+        # the statement's lines, and the blank lines below it that would double the gap above it
+        end_line += blank_lines_to_join(index.line_text, line, end_line, index.line_count)
         deleted = TextEdit(line - 1, len(index.line_text(line - 1)) + 1, end_line, len(index.line_text(end_line)) + 1, "")
         inserted = TextEdit(first, 1, first, 1, f"{written}{newline}mindspore.set_device({self.name}){newline}{newline}")
         return [inserted, deleted]
