@@ -58,3 +58,27 @@ def test_an_edit_that_names_keras_re_analyses_the_module():
     after = analyze_document(KERAS, "train.py", MINDSPORE, before, LineEdit(line, line, line))
     full = analyze_module(KERAS, "train.py", MINDSPORE)
     assert [(f.line, f.code) for f in after.findings] == [(f.line, f.code) for f in full.findings]
+
+
+def test_an_incremental_edit_reads_the_words_of_its_text_once(monkeypatch):
+    """The previous text's words were read by its own analysis; the new text's are read once and serve both the
+    comparison and the rules installed (before: three scans per edit, docs/performance.md session 9)."""
+    from ascend_migrate.analysis import engine
+
+    before = analyze_module(KERAS, "train.py", MINDSPORE)
+    scanned: list[int] = []
+
+    def counted(lines):
+        scanned.append(len(lines))
+        return mentioned_frameworks(lines)
+
+    monkeypatch.setattr(engine, "mentioned_frameworks", counted)
+    lines = KERAS.split("\n")
+    line = lines.index("    return model") + 1
+    edited = KERAS.replace("    return model", "    return model  # done")
+    after = analyze_document(edited, "train.py", MINDSPORE, before, LineEdit(line, line, line))
+    assert scanned == [len(lines)]
+    assert after.frameworks == frozenset({"tensorflow", "keras"})
+    full = analyze_module(edited, "train.py", MINDSPORE)
+    assert [(f.line, f.code, f.message) for f in after.findings] == [(f.line, f.code, f.message) for f in full.findings]
+

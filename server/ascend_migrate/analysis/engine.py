@@ -48,6 +48,15 @@ class ModuleAnalysis:
     chunks: list[Chunk]
     bindings: dict[str, Binding] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
+    _frameworks: frozenset[str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def frameworks(self) -> frozenset[str]:
+        """The TensorFlow words the text names (rules/api.mentioned_frameworks), read once per text: the rules
+        installed for it follow them, and an incremental analysis compares them with the previous text's."""
+        if self._frameworks is None:
+            self._frameworks = mentioned_frameworks(self.lines)
+        return self._frameworks
 
     @property
     def findings(self) -> list[Finding]:
@@ -363,7 +372,7 @@ class ChunkRunner:
         self.types = TypeSystem(analysis.classes)
         self.context = RuleContext(view, factory, settings.target, self.types)
         # Keras/TensorFlow rules only for a module that names them (measured: 3 % of a PyTorch scan's profile)
-        self.walker = Walker(analysis.bindings, self.types, self.context, mentioned_frameworks(analysis.lines))
+        self.walker = Walker(analysis.bindings, self.types, self.context, analysis.frameworks)
         self._import_names = import_names
 
     def walk(self, chunks: list[Chunk], scope_for: Callable[[Chunk], dict[str, Binding]] | None = None) -> None:

@@ -29,7 +29,6 @@ from ascend_migrate.analysis.engine import (
     walk_with_parameter_hints,
 )
 from ascend_migrate.analysis.line_edits import LineEdit
-from ascend_migrate.analysis.rules.api import mentioned_frameworks
 from ascend_migrate.config import Settings
 from ascend_migrate.files import split_lines
 from ascend_migrate.kb.index import KnowledgeBase
@@ -120,14 +119,13 @@ def _reanalyse_region(previous: ModuleAnalysis, lines: list[str], edit: LineEdit
         return None  # a later chunk's findings were computed from the edited text (RuleContext.read_earlier_lines)
     if any(chunk.reads_later for chunk in chunks[:first]):
         return None  # so were an earlier chunk's (RuleContext.read_later_lines)
-    if mentioned_frameworks(lines) != mentioned_frameworks(previous.lines):
-        return None  # the rules installed for the module change (rules/api.py: Rule.frameworks)
-    old_region = chunks[first:last + 1]
-    old_names = _bound_names(old_region)
-
     # Copies: `previous` stays valid (a reader may still hold it, and a failed attempt falls back to a full run).
     classes = dict(previous.classes)
     analysis = ModuleAnalysis(previous.path, previous.settings, lines, [], {}, classes)
+    if analysis.frameworks != previous.frameworks:
+        return None  # the rules installed for the module change (rules/api.py: Rule.frameworks)
+    old_region = chunks[first:last + 1]
+    old_names = _bound_names(old_region)
     region = parse_module(lines[region_start - 1:region_new_end], first_line=region_start)
     if any(chunk.error for chunk in region) or any(chunk.error for chunk in chunks):
         # Where the text does not parse, only the whole text says how far the damage goes (an unclosed
