@@ -38,43 +38,28 @@ def test_save_of_a_state_dict_becomes_save_checkpoint(run):
     )
 
 
-def test_clip_grad_norm_uses_the_optimizer_of_the_function(run):
+def test_clip_grad_norm_uses_the_fused_optimizer_of_the_function(run):
     source = """
         import torch
+        import torch_npu
         from torch.nn.utils import clip_grad_norm_
 
         def step(model, loss):
-            optimizer = torch.optim.AdamW(model.parameters())
+            optimizer = torch_npu.optim.NpuFusedAdamW(model.parameters())
             loss.backward()
             clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
 
         def unclear(model, a, b):
-            first = torch.optim.SGD(a)
-            second = torch.optim.SGD(b)
+            first = torch_npu.optim.NpuFusedSGD(a)
+            second = torch_npu.optim.NpuFusedSGD(b)
+            clip_grad_norm_(model.parameters(), 1.0)
+
+        def not_fused(model, loss):
+            optimizer = torch.optim.AdamW(model.parameters())
             clip_grad_norm_(model.parameters(), 1.0)
     """
     clips = [f for f in run(textwrap.dedent(source)).findings if f.api == "torch.nn.utils.clip_grad_norm_"]
-    assert [(f.line, f.fix is not None) for f in clips] == [(8, True), (14, False)]
+    assert [(f.line, f.fix is not None) for f in clips] == [(9, True), (15, False), (19, False)]
     assert clips[0].fix.rewrite.optimizer == "optimizer"
-
-
-def test_parameters_whose_meaning_or_position_differs_are_rewritten(run):
-    """mindspore.nn (ops/nn era): Dropout takes keep_prob first, so torch's positional p becomes the keyword
-    p; BatchNorm's momentum is 1 - torch's."""
-    source = """
-        import torch.nn as nn
-        drop = nn.Dropout(0.2)
-        named = nn.Dropout(p=0.1, inplace=True)
-        default = nn.Dropout()
-        norm = nn.BatchNorm2d(64, 1e-5, 0.01)
-        keyword = nn.BatchNorm2d(64, momentum=0.01)
-    """
-    assert fixed(run, source, "mindspore") == (
-        "\nimport mindspore\n"  # torch.nn is no longer used
-        "drop = mindspore.nn.Dropout(p=0.2)\n"
-        "named = mindspore.nn.Dropout(p=0.1)\n"
-        "default = mindspore.nn.Dropout()\n"
-        "norm = mindspore.nn.BatchNorm2d(64, 1e-5, momentum=0.99)\n"
-        "keyword = mindspore.nn.BatchNorm2d(64, momentum=0.99)\n"
-    )
+    assert "a torch.optim.AdamW" in clips[2].message  # clip_grad_norm_fused_ exists on NpuFused* optimizers only

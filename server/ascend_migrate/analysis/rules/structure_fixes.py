@@ -21,8 +21,7 @@ from ascend_migrate.analysis.rules.inplace_fill import METHOD_BUILDERS as FILL_B
 from ascend_migrate.analysis.rules.layer_norm import BUILDERS as LAYER_NORM_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import METHOD_BUILDERS as SIZE_METHOD_BUILDERS
 from ascend_migrate.analysis.rules.stop_gradient import METHOD_BUILDERS as STOP_GRADIENT_BUILDERS
-from ascend_migrate.analysis.symbols import OPTIMIZER, TENSOR_DATASETS
-from ascend_migrate.fixes.families.clip_grad_fused import ClipGradFused
+from ascend_migrate.analysis.symbols import TENSOR_DATASETS
 from ascend_migrate.fixes.families.load_checkpoint import LoadCheckpoint, converted_path
 from ascend_migrate.fixes.families.save_checkpoint import SaveCheckpoint
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE, ROUTE_NPU
@@ -148,28 +147,12 @@ def _checkpoint_name(context, path: ast.expr) -> tuple[TextEdit, ...]:
     return ()
 
 
-def _clip_grad_fused(context, entry, node, call, span, root) -> Fix | None:
-    """clip_grad_norm_(model.parameters(), max_norm) → optimizer.clip_grad_norm_fused_(max_norm)."""
-    if call is None:
-        return None
-    optimizers = context.names_of_type(OPTIMIZER)
-    if len(optimizers) != 1:
-        return None  # which optimizer steps these parameters is not clear from this function
-    return Fix(
-        title=f"Replace with `{optimizers[0]}.clip_grad_norm_fused_(...)` (needs a torch_npu.optim.NpuFused* optimizer)",
-        safe=False,
-        rewrite=ClipGradFused(context.factory.span(call), optimizers[0]),
-        remove_imports=(root,) if root else (),
-    )
-
-
 # (route, api) → builder(context, entry, node, call, span, root): a Fix, NotFixed, None, or NotImplemented (not
 # this entry's shape: another era's target).
 BUILDERS: dict[tuple[str, str], Callable[..., Any]] = {
     (ROUTE_NPU, "torch.nn.DataParallel"): _data_parallel,
     (ROUTE_MINDSPORE, "torch.save"): _save_checkpoint,
     (ROUTE_MINDSPORE, "torch.load"): _load_checkpoint,
-    (ROUTE_NPU, "torch.nn.utils.clip_grad_norm_"): _clip_grad_fused,
 }
 
 
