@@ -16,11 +16,12 @@ An entry's category follows from its record: tests/tensorflow_route/test_tensorf
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
 from pathlib import Path
+
+from tools.two_sides import command_line, error_text
 
 NAN, INF = float("nan"), float("inf")
 # name -> (literal, dtype); x and y broadcast ((2, 5) with (2, 1)), so do i and j, and b and c.
@@ -146,18 +147,12 @@ def run(side: str, names: list[tuple[str, str]]) -> dict:
             try:
                 outcomes[case] = describe(eval(case, {"abs": abs}, {"f": function, **inputs}))  # noqa: S307 - our literals
             except Exception as error:
-                outcomes[case] = {"error": _error_text(error)}
+                outcomes[case] = {"error": error_text(error, 160, _CPU_GAPS)}
     return results
 
 
 # MindSpore's CPU build lacks kernels (or dtypes of kernels) that its Ascend build has: not a difference of the API.
 _CPU_GAPS = ("on CPU", "Select CPU operator")
-
-
-def _error_text(error: Exception) -> str:
-    lines = [line.strip() for line in str(error).splitlines() if any(character.isalpha() for character in line)]
-    gap = next((line for line in lines if any(marker in line for marker in _CPU_GAPS)), "")
-    return f"{type(error).__name__}: {(gap or (lines[0] if lines else ''))[:160]}"
 
 
 def _close(left, right) -> bool:
@@ -222,11 +217,7 @@ def compare(tensorflow: dict, mindspore: dict, entries: list[dict]) -> list[dict
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    running = commands.add_parser("run", help="run one side (in a venv that has its framework)")
-    running.add_argument("--side", choices=("tensorflow", "mindspore"), required=True)
-    running.add_argument("--output", type=Path, required=True)
+    parser, commands = command_line(__doc__.splitlines()[0])
     comparing = commands.add_parser("compare", help="compare two sides' results and write the record")
     comparing.add_argument("tensorflow", type=Path)
     comparing.add_argument("mindspore", type=Path)

@@ -50,7 +50,9 @@ ROWS = {
     10: [_name("torch.nn.utils.clip_grad_norm_", "torch_npu.optim.NpuFusedOptimizerBase.clip_grad_norm_fused_",
                "With a torch_npu fused optimizer, call optimizer.clip_grad_norm_fused_(max_norm, norm_type) instead "
                "of torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, norm_type); it is a method of the "
-               "NpuFused* optimizers only (msprof-analyze op sequence add-reciprocal-mul).", fix="none")],
+               "NpuFused* optimizers only (msprof-analyze op sequence add-reciprocal-mul). Rewritten only where the one "
+               "optimizer in scope is known to be an NpuFused* (after its own NPU301 rename; rules/fused_optimizers.py); "
+               "otherwise advice.", fix="unsafe")],
     25: [_name("torch.matmul", "torch_npu.contrib.function.matmul_transpose",
                "msfmktransplt's affinity list matches every torch.matmul; matmul_transpose is the fused form for a "
                "matmul with a transposed second operand.", fix="none", severity="hint")],
