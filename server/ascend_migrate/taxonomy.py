@@ -98,7 +98,7 @@ _CODE_TABLE = (
     CodeInfo("MS237", "ms-structure", "written-embedding-bag", "nn.EmbeddingBag (and its from_pretrained) becomes an EmbeddingBag written into the program: mindspore has none."),
     CodeInfo("MS238", "ms-structure", "written-embedding-bag-function", "F.embedding_bag becomes the static embedding_bag of the EmbeddingBag written into the program: mindspore has none."),
     CodeInfo("MS239", "ms-structure", "random-generator", "generator= on a torch random call: kept as a mindspore.Generator or dropped; MindSpore draws other numbers for the same seed."),
-    CodeInfo("MS245", "ms-structure", "phase-training-step", "A step run only in the training phase (set_grad_enabled and if phase == 'train') becomes a forward function, value_and_grad in that phase and a plain call otherwise."),
+    CodeInfo("MS245", "ms-structure", "phase-training-step", "A step run only in the training phase (if phase == 'train' or if model.training, under set_grad_enabled or not) becomes a forward function, value_and_grad in that phase and a plain call otherwise."),
     CodeInfo("MS246", "ms-structure", "parameter-inplace-fill", "p.data.uniform_(-s, s), normal_, zero_, fill_ on a layer's parameter become p.set_data(initializer(...)): no CPU kernel for the in-place fills."),
     CodeInfo("MS247", "ms-structure", "linear-size-attribute", "An ops/nn-era Dense names torch's in_features/out_features in_channels/out_channels."),
     CodeInfo("MS255", "ms-structure", "keras-model-to-cell", "A functional or Sequential Keras model becomes an nn.Cell whose layers get their input sizes."),
