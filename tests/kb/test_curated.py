@@ -28,7 +28,7 @@ TOP_100 = [
     ('torch.tensor', 'ms-differs', 'MS102', 'mindspore.tensor'),
     ('torch.float32', 'ms-equivalent', 'MS101', 'mindspore.float32'),
     ('torch.Generator', 'ms-equivalent', 'MS101', 'mindspore.Generator'),
-    ('torch.nn.Linear', 'ms-differs', 'MS102', 'mindspore.mint.nn.Linear'),
+    ('torch.nn.Linear', 'ms-equivalent', 'MS101', 'mindspore.mint.nn.Linear'),  # init drawn alike (session 9)
     ('torch.device', 'ms-structure', 'MS205', 'mindspore.set_device'),
     ('torch.manual_seed', 'ms-equivalent', 'MS101', 'mindspore.manual_seed'),
     ('torch.no_grad', 'ms-structure', 'MS209', 'mindspore.ops.stop_gradient'),

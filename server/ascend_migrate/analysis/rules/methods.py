@@ -247,7 +247,7 @@ _FLAGS = (
         class Net(nn.Module):  # expect: MS201
             def __init__(self):
                 super().__init__()
-                self.fc = nn.Linear(4, 2)  # expect: MS102
+                self.fc = nn.Linear(4, 2)  # expect: MS101
 
             def forward(self, x):  # expect: MS202
                 return self.fc(x)

@@ -269,7 +269,7 @@ _FLAGS = (
 
 
         def build(dim):
-            layers = [nn.Linear(dim, dim), nn.LayerNorm(dim)]  # expect: MS102, MS101
+            layers = [nn.Linear(dim, dim), nn.LayerNorm(dim)]  # expect: MS101, MS101
             return nn.Sequential(*layers)  # expect: MS102
         """, codes=("MS101", "MS102")),
     Example("npu", """
