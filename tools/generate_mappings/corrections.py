@@ -1688,3 +1688,8 @@ FALSE_DIFFERENCES.update({
         "bias, torch's kaiming_uniform_(a=sqrt(5)) and bias bound; drawn side by side, the distributions agree)"
     ),
 })
+ADDED_NOTES.update({
+    ("torch.full", "r2.4.10"): (
+        # tests/execution/test_fill_dtype.py runs what the fix writes (analysis/rules/fill_dtype.py)
+        "It truncates too (2.5 gives 2); the fix adds the dtype to a literal fill"),
+})

@@ -12,6 +12,7 @@ from ascend_migrate.analysis.rules.cudnn_switches import BUILDERS as CUDNN_SWITC
 from ascend_migrate.analysis.rules.data_parallel_call import BUILDERS as DATA_PARALLEL_BUILDERS
 from ascend_migrate.analysis.rules.device_count import BUILDERS as DEVICE_COUNT_BUILDERS
 from ascend_migrate.analysis.rules.embedding_bag import BUILDERS as EMBEDDING_BAG_BUILDERS
+from ascend_migrate.analysis.rules.fill_dtype import with_fill_dtype
 from ascend_migrate.analysis.rules.fused_optimizers import BUILDERS as FUSED_OPTIMIZER_BUILDERS
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
 from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
@@ -108,6 +109,7 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         if isinstance(fix, NotFixed):
             reason, fix = fix, None
         fix = with_sizes_bracketed(context, entry, call, fix)
+        fix = with_fill_dtype(context, entry, call, fix)
         api = qualified if condition == "prefix" else written_as
         message = _compared_layer_message(context, entry, api or entry.api) if call is None else None
         finding = factory.finding(entry, span, "exact", api=api, fix=fix, message=message)
