@@ -1693,3 +1693,11 @@ ADDED_NOTES.update({
         # tests/execution/test_fill_dtype.py runs what the fix writes (analysis/rules/fill_dtype.py)
         "It truncates too (2.5 gives 2); the fix adds the dtype to a literal fill"),
 })
+# F.interpolate -> mint.nn.functional.interpolate: when the stated difference matters, and the differences the doc does
+# not state (run in torch 2.13.0 and mindspore 2.10.0 on the CPU; tests/execution/test_interpolate_differences.py).
+ADDED_NOTES.update({
+    ("torch.nn.functional.interpolate", "master"): (
+        "antialias matters only where a call passes antialias=True (bilinear/bicubic; it changes every resize but "
+        "plain bilinear upsampling). Run in mindspore 2.10.0: an int scale_factor raises TypeError (write 2.0), "
+        "modes 'area' and 'nearest-exact' raise ValueError; nearest agrees; linear/bilinear/bicubic have no CPU kernel"),
+})
