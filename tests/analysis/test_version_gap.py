@@ -7,7 +7,7 @@ from ascend_migrate.config import Settings
 from ascend_migrate.fixes import fix_until_stable
 from ascend_migrate.kb.index import KnowledgeBase
 
-SOURCE = ("import torch\n\nmask = torch.triu(torch.ones(3, 3), diagonal=1)\nlength = torch.linalg.vector_norm(mask)\n"
+SOURCE = ("import torch\n\nmask = torch.triu(torch.ones(3, 3), diagonal=1)\nbackend = torch.distributed.get_backend()\n"
           "unknown = torch.this_is_not_an_api(3)\n")
 
 
@@ -18,11 +18,12 @@ def _messages(version: str) -> dict[str, tuple[str, str]]:
 
 def test_a_name_mapped_from_2_5_only_says_so_for_an_older_mindspore():
     older = _messages("2.4")
-    code, message = older["torch.linalg.vector_norm"]
+    # get_backend: the ops/nn era has no getter (the backend is what communication.init was given; session 9)
+    code, message = older["torch.distributed.get_backend"]
     assert code == "MS102" and "has no MindSpore equivalent" not in message
-    assert "no mapping is recorded for MindSpore 2.4" in message and "mindspore.mint.linalg.vector_norm" in message
+    assert "no mapping is recorded for MindSpore 2.4" in message and "mindspore.mint.distributed.get_backend" in message
     newer = _messages("2.10")
-    assert newer["torch.linalg.vector_norm"][0] == "MS101"  # the mint row applies
+    assert newer["torch.distributed.get_backend"][0] == "MS101"  # the mint row applies
 
 
 def test_a_name_with_a_derived_ops_nn_row_names_it_for_an_older_mindspore():
@@ -65,3 +66,17 @@ def test_the_quick_fix_writes_the_ops_nn_api_for_an_older_mindspore_and_mint_for
     assert "mindspore.ops.one_hot(labels, depth=10)" in older
     assert "torch.equal(x, upper)" in older  # fix none: one bool, not ops.equal's elementwise tensor (its note says)
     assert "mint.triu(x, diagonal=1)" in _fixed("2.10")
+
+
+def test_tensor_flatten_is_reported_for_an_older_mindspore_only_where_start_dim_is_positional():
+    """mindspore.Tensor.flatten before 2.5 takes order first (its r2.4.0 page): x.flatten(1) passes 1 as order; the
+    keyword form and the call without arguments mean the same in both eras (ops_nn_rows.py, a `when` condition)."""
+    source = ("import torch\n\nx = torch.ones(2, 3, 4)\na = x.flatten(1)\nb = x.flatten()\nc = x.flatten(start_dim=1)\n"
+              "x.clamp_(0, 1)\n")
+    found = analyze(source, "model.py", Settings(target="mindspore", mindspore_version="2.4"))
+    reported = sorted((finding.line, finding.api) for finding in found if finding.api.startswith("torch.Tensor."))
+    assert reported == [(4, "torch.Tensor.flatten"), (7, "torch.Tensor.clamp_")]
+    messages = {finding.api: finding.message for finding in found}
+    assert "x.flatten(start_dim=1)" in messages["torch.Tensor.flatten"] and "x = x.clamp(" in messages["torch.Tensor.clamp_"]
+    newer = analyze(source, "model.py", Settings(target="mindspore", mindspore_version="2.10"))
+    assert not [finding for finding in newer if finding.api.startswith("torch.Tensor.")]

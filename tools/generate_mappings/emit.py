@@ -25,7 +25,7 @@ _Dumper.add_representer(str, _represent_string)
 
 # The order keys are written in, so every entry reads the same way whatever step set them.
 KEY_ORDER = ("api", "match", "receiver", "condition", "category", "code", "reported", "target", "source_versions",
-             "target_versions", "severity", "fix", "parameters", "note", "edge_difference", "suggestion", "docs",
+             "target_versions", "severity", "fix", "when", "parameters", "note", "edge_difference", "suggestion", "docs",
              "provenance", "verified", "review", "curated")
 
 

@@ -256,6 +256,104 @@ ROWS: dict[str, dict] = {
 }
 
 
+# Session 9 (knowledge9 helper): the last names with only a mint row, each run beside torch where it can run
+# (tests/execution/test_ops_nn_rows_session9.py); the names still without a row are listed in
+# docs/knowledge-base-verification.md with the reason.
+RUN_9 = "tests/execution/test_ops_nn_rows_session9.py"
+COMMUNICATION_EVIDENCE = ("mindspore.communication.get_rank, get_group_size and get_world_rank_from_group_rank are "
+                          "documented from MindSpore 0.2.0-alpha (https://www.mindspore.cn/api/zh-CN/0.2.0-alpha/api/python/"
+                          "mindspore/mindspore.communication.html) and present in 2.10; the r2.4.10 table maps "
+                          "torch.distributed.get_rank to mindspore.communication.get_rank")
+_ONE_PROCESS = ("in a one-process job on the CPU (msrun --worker_num=1, backend mccl) and without init: the group of one, "
+                "so the rank translation itself was not exercised")
+ROWS.update({
+    "torch.distributed.get_world_size": {
+        "category": "ms-differs", "target": "mindspore.communication.get_group_size", "fix": "unsafe",
+        "parameters": [{"source": "group", "target": "group", "change": "default", "source_default": "None",
+                        "target_default": "GlobalComm.WORLD_COMM_GROUP",
+                        "note": "a group's str name in MindSpore; group=None raises TypeError (run)"}],
+        "note": ("mindspore.communication.get_group_size(group=GlobalComm.WORLD_COMM_GROUP): the group is a str name "
+                 "(create_group), not a ProcessGroup, and None is refused. Without init MindSpore returns 1 where torch "
+                 "raises."),
+        "docs": [R24_TABLE], "evidence": COMMUNICATION_EVIDENCE,
+        "ran": (f"get_group_size() {_ONE_PROCESS}: 1, as torch's get_world_size() in a one-process gloo group; "
+                "get_group_size(group=None): TypeError"),
+        "run_by": RUN_9,
+    },
+    "torch.distributed.get_global_rank": {
+        "category": "ms-differs", "target": "mindspore.communication.get_world_rank_from_group_rank", "fix": "none",
+        "note": ("mindspore.communication.get_world_rank_from_group_rank(group, group_rank_id): the group is the str "
+                 "name create_group made; its docs say the CPU and GPU builds lack it and the world group is refused on "
+                 "Ascend. Write get_world_rank_from_group_rank(group_name, group_rank)."),
+        "docs": [R24_TABLE], "evidence": COMMUNICATION_EVIDENCE,
+        "ran": f"get_world_rank_from_group_rank(world group, 0) {_ONE_PROCESS}: 0, as torch's get_global_rank(group, 0)",
+        "run_by": RUN_9,
+    },
+    "torch.distributed.get_group_rank": {
+        "category": "ms-differs", "target": "mindspore.communication.get_group_rank_from_world_rank", "fix": "none",
+        "note": ("mindspore.communication.get_group_rank_from_world_rank(world_rank_id, group) takes the rank first, "
+                 "torch's get_group_rank(group, global_rank) the group: write "
+                 "get_group_rank_from_world_rank(global_rank, group_name) (a str group; the world group is refused on "
+                 "Ascend, per its docs)."),
+        "docs": [R24_TABLE], "evidence": COMMUNICATION_EVIDENCE,
+        "ran": f"get_group_rank_from_world_rank(0, world group) {_ONE_PROCESS}: 0, as torch's get_group_rank(group, 0)",
+        "run_by": RUN_9,
+    },
+    "torch.linalg.vector_norm": {
+        "category": "ms-differs", "target": "mindspore.ops.norm", "fix": "none",
+        "note": ("mindspore.ops.norm(A, ord=None, dim=None, keepdim=False, *, dtype=None) agrees for one int dim: write "
+                 "ops.norm(x, ord, dim); with dim None write ops.norm(x.flatten(), ord) (ops.norm(x, ord) is a matrix "
+                 "norm on 2-D input and returns None on 3-D); a tuple dim has no ops/nn-era counterpart."),
+        "docs": [R24_TABLE], "evidence": "the r2.4.10 table maps torch.linalg.norm to mindspore.ops.norm",
+        "ran": ("vector_norm with ord 1, 2, 3, inf, -inf, 0, 0.5 on float32[4, 5] and [3, 4, 5]: dim=1 against "
+                "ops.norm(x, ord, 1), dim None against ops.norm(x.flatten(), ord), keepdim and dtype by keyword: equal; "
+                "ops.norm(x, ord) without dim and a tuple dim differ or fail"),
+        "run_by": RUN_9,
+    },
+    "torch.linalg.matrix_norm": {
+        "category": "ms-differs", "target": "mindspore.ops.norm", "fix": "none",
+        "note": ("torch's matrix_norm(A, ord='fro', dim=(-2, -1)) is mindspore.ops.norm(A, ord, dim=(-2, -1)) with the "
+                 "dim written out: ops.norm's dim defaults to None, which flattens a batch."),
+        "docs": [R24_TABLE], "evidence": "the r2.4.10 table maps torch.linalg.norm to mindspore.ops.norm",
+        "ran": ("matrix_norm with ord 'fro', 'nuc', 1, -1, 2, -2, inf, -inf on float32[4, 5] and a batch [3, 4, 5], and "
+                "dim=(0, 1), keepdim=True by keyword, against ops.norm(A, ord, dim): equal"),
+        "run_by": RUN_9,
+    },
+    "torch.nn.functional.conv_transpose2d": {
+        "category": "ms-differs", "target": "mindspore.ops.Conv2DTranspose", "fix": "none",
+        "note": ("A primitive built then called: mindspore.ops.Conv2DTranspose(out_channel, kernel_size, pad_mode='pad', "
+                 "pad=padding, stride=stride, dilation=dilation, group=groups)(input, weight, output_shape), plus "
+                 "bias.reshape(1, -1, 1, 1); output_shape (N, C_out, H_out, W_out) carries output_padding. "
+                 "ops.conv_transpose2d of 2.10 has no CPU kernel."),
+        "docs": ["https://www.mindspore.cn/docs/en/r2.4.10/api_python/ops/mindspore.ops.Conv2DTranspose.html"],
+        "evidence": "its r2.4.10 page (read in the zh-CN edition) documents the primitive's (dout, weight, input_size) inputs",
+        "ran": ("conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1) on float32[2, 3, 5, 5], w [3, 4, 3, 3] "
+                "against that call with output_shape (2, 4, 10, 10): equal within 1e-5 (groups=1 only)"),
+        "run_by": RUN_9,
+    },
+    "torch.Tensor.flatten": {
+        "category": "ms-differs", "target": "mindspore.Tensor.flatten", "fix": "none",
+        "when": [{"argument": "start_dim by position", "position": 0}],
+        "note": ("Before 2.5, mindspore.Tensor.flatten(order='C', *, start_dim=0, end_dim=-1) takes order first, so "
+                 "x.flatten(1) passes 1 as order: write x.flatten(start_dim=1) (reported only where start_dim is passed "
+                 "by position)."),
+        "docs": ["https://www.mindspore.cn/docs/en/r2.4.0/api_python/mindspore/Tensor/mindspore.Tensor.flatten.html"],
+        "evidence": "its r2.4.0 page gives Tensor.flatten(order='C', *, start_dim=0, end_dim=-1)",
+        "ran": ("x.flatten(start_dim=1) and x.flatten() on float32[2, 3, 5, 5] in mindspore 2.10.0 (the keyword form "
+                "both signatures take): torch's shapes and values; the 2.4 signature read from its page, not run"),
+        "run_by": RUN_9,
+    },
+    "torch.Tensor.clamp_": {
+        "category": "ms-differs", "target": "mindspore.Tensor.clamp", "fix": "none",
+        "note": ("clamp_ changes its tensor in place; mindspore.Tensor.clamp returns a new one and leaves x as it was: "
+                 "as a statement write x = x.clamp(min, max); a rename would change nothing."),
+        "docs": [R24_TABLE], "evidence": "the r2.4.10 table maps torch.Tensor.clamp to mindspore.Tensor.clamp",
+        "ran": ("x = x.clamp(-0.5, 0.5), x.clamp(min=-0.5), x.clamp(max=0.1) against torch's clamp_ on float32[3, 4]: "
+                "equal; the receiver of clamp unchanged"),
+        "run_by": RUN_9,
+    },
+})
+
 def rows(api: str) -> list[dict]:
     """The ops/nn-era row of `api` as a generated entry (none when there is none)."""
     derived = ROWS.get(api)
@@ -277,8 +375,11 @@ def rows(api: str) -> list[dict]:
         entry["note"] = derived["note"]
     if derived.get("edge_difference"):
         entry["edge_difference"] = derived["edge_difference"]
+    if derived.get("when"):
+        entry["when"] = [dict(condition) for condition in derived["when"]]
     entry["docs"] = list(derived["docs"])
     evidence = derived.get("evidence", "its r2.4 API page (docs)")
-    entry["provenance"] = f"{PROVENANCE}; the target in the ops/nn era: {evidence}"
-    entry["verified"] = f"run side by side on the CPU (torch 2.13.0+cpu, mindspore 2.10.0) by {RUN}: {derived['ran']}"
+    run_by = derived.get("run_by", RUN)
+    entry["provenance"] = f"{PROVENANCE.replace(RUN, run_by)}; the target in the ops/nn era: {evidence}"
+    entry["verified"] = f"run side by side on the CPU (torch 2.13.0+cpu, mindspore 2.10.0) by {run_by}: {derived['ran']}"
     return [entry]
