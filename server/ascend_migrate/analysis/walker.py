@@ -504,6 +504,8 @@ class Walker:
             elif binding is None and func.id in ("isinstance", "issubclass") and len(node.args) == 2:
                 self.visit_type_check(node)
                 return
+        elif func_type is ast.Subscript:
+            self.visit_subscript(func, built=True)  # type: ignore[arg-type]  # `PyroModule[nn.Linear](3, 4)`: the class is built
         else:
             self._dispatch[func_type](func)
         if func_type is ast.Attribute and func.attr in _QUERIES:  # type: ignore[attr-defined]
@@ -569,7 +571,13 @@ class Walker:
         if any(_is_type_of(operand) for operand in operands):
             for operand in operands:  # `type(m) in (nn.MaxPool1d, nn.MaxPool3d)`: classes compared, never run
                 self.visit_compared_only(operand)
-        else:  # `torch.version.cuda is None` reads a value that differs on the NPU
+        elif type(node.ops[0]) in _IDENTITY and all(type(op) in _IDENTITY for op in node.ops):
+            for operand in operands:  # `optimizer_class is torch.optim.LBFGS`: a class's identity, nothing of it runs
+                if _names_class(operand):
+                    self.visit_compared_only(operand)
+                else:  # `torch.version.cuda is None` reads a value that differs on the NPU
+                    self._dispatch[type(operand)](operand)
+        else:
             self.visit_all(operands)
         for handler in self._on_compare:
             handler(self.context, node)
@@ -587,13 +595,16 @@ class Walker:
                 for handler in self._on_compare:
                     handler(self.context, comparison)
 
-    def visit_subscript(self, node: ast.Subscript) -> None:
+    def visit_subscript(self, node: ast.Subscript, built: bool = False) -> None:
         dispatch = self._dispatch
         value, index = node.value, node.slice
         if self.watched and type(value) is ast.Name and type(node.ctx) is ast.Load:
             self.permitted.add(id(value))  # kwargs["batch_size"]: a read
         dispatch[type(value)](value)
-        dispatch[type(index)](index)
+        if not built and type(index) in _REFERENCES:
+            self.visit_compared_only(index)  # `cache[nn.ModuleList] = ...`: a key is looked up, nothing of it runs
+        else:
+            dispatch[type(index)](index)
         for handler in self._on_subscript:
             handler(self.context, node)
 
@@ -731,7 +742,10 @@ class Walker:
 
     def visit_for(self, node: ast.For | ast.AsyncFor) -> None:
         iterated = node.iter
-        self.visit(iterated)
+        if _only_type_checked(iterated, node.target, node):
+            self.visit_compared_only(iterated)  # `for kind in (nn.Conv1d, nn.Conv2d): if isinstance(m, kind): ...`
+        else:
+            self.visit(iterated)
         target = node.target
         if type(iterated) is ast.Call and type(iterated.func) is ast.Name and iterated.func.id == "enumerate" and \
                 len(iterated.args) == 1 and type(target) is ast.Tuple and len(target.elts) == 2 and self.lookup("enumerate") is None:
@@ -853,7 +867,11 @@ class Walker:
 
     def visit_class(self, node: ast.ClassDef) -> None:
         self.visit_all(node.decorator_list)
-        self.visit_all(node.bases)
+        for base in node.bases:  # `class Net(PyroModule[nn.Linear])`: subclassing builds on the indexed class
+            if type(base) is ast.Subscript:
+                self.visit_subscript(base, built=True)
+            else:
+                self.visit(base)
         for keyword in node.keywords:
             self.visit(keyword.value)
         # Types of a module's classes go by name (local:Net): a chunk defining a class reads that name too, so
@@ -899,7 +917,10 @@ class Walker:
         self.dictionaries.enter_scope()
         try:
             for generator in node.generators:
-                self.visit(generator.iter)
+                if _only_type_checked(generator.iter, generator.target, node):
+                    self.visit_compared_only(generator.iter)  # `any(isinstance(m, c) for c in [nn.DataParallel, ...])`
+                else:
+                    self.visit(generator.iter)
                 self.visit_target(generator.target, TENSOR if self.infer(generator.iter) == TENSOR else None)
                 self.visit_all(generator.ifs)
             if type(node) is ast.DictComp:
@@ -932,6 +953,39 @@ def _is_type_of(node: ast.expr) -> bool:
     if type(node) is ast.Call:
         return type(node.func) is ast.Name and node.func.id == "type" and len(node.args) == 1
     return type(node) is ast.Attribute and node.attr == "__class__"
+
+
+_REFERENCES = (ast.Name, ast.Attribute)
+_IDENTITY = (ast.Is, ast.IsNot)
+_SEQUENCES = (ast.List, ast.Tuple, ast.Set)
+_TYPE_CHECKS = frozenset({"isinstance", "issubclass"})
+
+
+def _names_class(node: ast.expr) -> bool:
+    """`torch.optim.LBFGS`, `DataParallel`: a reference whose last name is capitalised, as classes are spelt (not
+    `torch.version.cuda`, a value)."""
+    if type(node) is ast.Attribute:
+        return node.attr[:1].isupper()
+    return type(node) is ast.Name and node.id[:1].isupper()
+
+
+def _only_type_checked(iterated: ast.expr, target: ast.expr, loop: ast.AST) -> bool:
+    """A literal list, tuple or set of class references whose loop variable is read only as the class argument of
+    isinstance/issubclass inside the loop: the classes are compared, never built."""
+    if type(iterated) not in _SEQUENCES or type(target) is not ast.Name or not iterated.elts:  # type: ignore[attr-defined]
+        return False
+    if not all(type(element) in _REFERENCES and _names_class(element) for element in iterated.elts):  # type: ignore[attr-defined]
+        return False
+    name = target.id
+    checked: set[int] = set()
+    reads = []
+    for child in ast.walk(loop):
+        if type(child) is ast.Call and type(child.func) is ast.Name and child.func.id in _TYPE_CHECKS and len(child.args) == 2:
+            classes = child.args[1]
+            checked.update(id(element) for element in (classes.elts if type(classes) is ast.Tuple else (classes,)))
+        elif type(child) is ast.Name and child.id == name and type(child.ctx) is ast.Load:
+            reads.append(id(child))
+    return bool(reads) and all(read in checked for read in reads)
 
 
 def _case_literals(pattern: ast.pattern):

@@ -114,7 +114,8 @@ def on_reference(context: RuleContext, qualified: str, node: ast.expr, call: ast
         message = _compared_layer_message(context, entry, api or entry.api) if call is None else None
         finding = factory.finding(entry, span, "exact", api=api, fix=fix, message=message)
         if message is not None and finding is not None:
-            finding = dataclasses.replace(finding, suggestion=f"compare with `{entry.target}`")
+            finding = dataclasses.replace(finding, suggestion=f"compare with `{entry.target}`" if "a port compares with"
+                                          in message else "remove the test or compare with the port's own class")
         if reason is not None and finding is not None:
             finding = with_reason(finding, reason)
         context.add(finding)
@@ -126,19 +127,31 @@ def _auto_migrated(context: RuleContext) -> bool:
 
 
 # MindSpore targets whose objects a port builds itself: a layer written as the target cell is an instance of it, so an
-# isinstance test or a dict key keyed by the class takes the target class and nothing else changes.
+# isinstance test or a dict key keyed by the class takes the target class and nothing else changes. A layer's weights
+# are mindspore.Parameter objects (mindspore 2.10.0: `isinstance(nn.Dense(2, 3).weight, mindspore.Parameter)` is True).
 _CELL_TARGETS = ("mindspore.nn.", "mindspore.mint.nn.")
+_BUILT_CLASSES = frozenset({"mindspore.Parameter"})
+_COMPARED = "is only compared with here (an isinstance argument, a key, an `is` test or type(x))"
 
 
 def _compared_layer_message(context: RuleContext, entry: Entry, api: str) -> str | None:
-    """The headline for a layer class that is only compared with (`isinstance(m, nn.Linear)`, `{nn.Module: ...}`):
-    the entry's note says how constructing or subclassing it differs, which a comparison does not meet."""
-    if not (context.compared_only and context.route == ROUTE_MINDSPORE and (entry.target or "").startswith(_CELL_TARGETS)):
+    """The headline for a class that is only compared with (`isinstance(m, nn.Linear)`, `{nn.Module: ...}`,
+    `cls is torch.optim.LBFGS`): the entry's note says how constructing or subclassing it differs, which a comparison
+    does not meet. A class that becomes no MindSpore class (DataParallel: a parallel context) leaves nothing to compare
+    with."""
+    if not (context.compared_only and context.route == ROUTE_MINDSPORE):
         return None
     if entry.category not in ("ms-differs", "ms-structure") or not entry.api.rsplit(".", 1)[-1][:1].isupper():
         return None
-    return (f"`{api}` is only compared with here (an isinstance argument, a dict key or type(x)): a port compares "
-            f"with `{entry.target}`; what differs in building or subclassing it does not apply here")
+    target = entry.target or ""
+    if target.startswith(_CELL_TARGETS) or target in _BUILT_CLASSES:
+        return (f"`{api}` {_COMPARED}: a port compares with `{target}`; what differs in building or subclassing it "
+                "does not apply here")
+    if entry.category == "ms-structure" and not target.rsplit(".", 1)[-1][:1].isupper():
+        replaced = f" (a port uses `{target}` instead)" if target else ""
+        return (f"`{api}` {_COMPARED}: MindSpore has no class that takes its place{replaced}, so nothing in a port is "
+                "an instance of it: remove the test, or compare with what the port builds instead")
+    return None
 
 
 def with_reason(finding: Finding, reason: NotFixed) -> Finding:
