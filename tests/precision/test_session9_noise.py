@@ -123,3 +123,45 @@ def test_a_class_only_compared_with_says_so_on_the_mindspore_route(scan):
                      (31, "MS102", "torch.nn.Parameter"), (32, "MS208", "torch.nn.DataParallel")]
     lbfgs_note = next(finding.message for finding in findings if finding.line == 16 and finding.code == "MS235")
     assert "L-BFGS" in lbfgs_note and "only compared" not in lbfgs_note
+
+
+PLANAR_FLOW = """
+    import math
+
+    import torch
+    from torch import nn
+
+
+    class PlanarFlow(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.scale = nn.Parameter(torch.empty(dim))
+            self.shift = nn.Parameter(torch.empty(1))
+            self.head = nn.Linear(dim, dim)
+            self.reset_parameters()
+
+        def reset_parameters(self):
+            bound = 1.0 / math.sqrt(self.scale.size(0))
+            self.scale.data.uniform_(-bound, bound)
+            self.shift.data.zero_()
+            self.head.weight.data.uniform_(-bound, bound)
+
+        def constrain(self):
+            self.shift.data.clamp_(min=0.0)
+            self.scale.data = self.scale.data / self.scale.data.norm()
+
+        def forward(self, x):
+            scores = self.head(x) * self.scale + self.shift
+            _, predicted = torch.max(scores.data, 1)
+            return scores, predicted
+"""
+
+
+def test_data_carrying_an_in_place_method_is_no_finding(scan):
+    # `.data.uniform_()`, `.data.zero_()`, `.data.clamp_()` only carry the in-place method past autograd: the method is
+    # what a port looks at (MS246 on the Linear's weight fill, line 20). An assignment to .data (line 24, the target) and
+    # plain reads (line 24's right-hand side, line 28's torch.max(scores.data, 1)) are still reported.
+    findings = scan(PLANAR_FLOW, target="mindspore")
+    data = sorted((finding.line, finding.column) for finding in findings if finding.api == "torch.Tensor.data")
+    assert data == [(24, 20), (24, 38), (24, 56), (28, 41)]
+    assert [(finding.line, finding.code) for finding in findings if finding.code == "MS246"] == [(20, "MS246")]

@@ -467,7 +467,8 @@ class Walker:
             if name in self.watched:
                 self.dictionaries.forget_keys(name)  # the function may rebind it whenever it is called
 
-    def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None, intermediate: bool = False) -> None:
+    def visit_attribute(self, node: ast.Attribute, call: ast.Call | None = None, intermediate: str = "") -> None:
+        """`intermediate`: the attribute read on this one (`uniform_` for `.data` in `p.data.uniform_()`), else ""."""
         qualified = self.qualified_name(node)
         if qualified is not None:
             root = self.root_name(node)
@@ -476,7 +477,7 @@ class Walker:
             return
         value = node.value
         if type(value) is ast.Attribute:
-            self.visit_attribute(value, None, intermediate=True)
+            self.visit_attribute(value, None, intermediate=node.attr)
         else:
             if self.watched and type(value) is ast.Name and node.attr in _DICTIONARY_READS:
                 self.permitted.add(id(value))  # kwargs.get("shuffle"): a read

@@ -21,7 +21,8 @@ from ascend_migrate.kb.index import RouteView
 # --- events: what the walker offers, and what each handler receives after the context ----------------------
 IMPORT = "import"  # (node: ast.Import | ast.ImportFrom), before its names are bound
 REFERENCE = "reference"  # (qualified: str, node, call: ast.Call | None, root: str | None): a name rooted in an import
-ATTRIBUTE = "attribute"  # (node: ast.Attribute, receiver_type: str | None, call, intermediate: bool): not rooted in an import
+ATTRIBUTE = "attribute"  # (node: ast.Attribute, receiver_type: str | None, call, intermediate: str): not rooted in an import;
+# intermediate is the attribute read on this one (`synchronize` for `.cuda` in `x.cuda.synchronize()`), else ""
 CALL = "call"  # (node: ast.Call), after its callee and arguments were visited
 BINARY_OPERATION = "binary-operation"  # (node: ast.BinOp), after both operands
 COMPARE = "compare"  # (node: ast.Compare)

@@ -20,7 +20,7 @@ _LINEAR = "torch.nn.Linear"
 
 
 def on_attribute(context: RuleContext, node: ast.Attribute, receiver_type: str | None, call: ast.Call | None,
-                 intermediate: bool = False) -> None:
+                 intermediate: str = "") -> None:
     renamed = _RENAMED.get(node.attr)
     if renamed is None or call is not None or not _is_linear(context, node.value, receiver_type):
         return

@@ -11,6 +11,7 @@ from ascend_migrate.analysis.restrictions import applies_at
 from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.names import adapted_arguments, with_reason
 from ascend_migrate.analysis.rules.parameter_values import METHOD_BUILDERS as VALUE_BUILDERS
+from ascend_migrate.analysis.rules.parameter_values import READ_THROUGH
 from ascend_migrate.analysis.rules.size_arguments import ONE_SIZE_TARGETS
 from ascend_migrate.analysis.rules.structure_fixes import METHOD_BUILDERS, NotFixed
 from ascend_migrate.taxonomy import ROUTE_NPU
@@ -28,9 +29,10 @@ def on_attribute(
     node: ast.Attribute,
     receiver_type: str | None,
     call: ast.Call | None,
-    intermediate: bool = False,
+    intermediate: str = "",
 ) -> None:
-    """`intermediate`: the attribute is itself a receiver (`obj.cuda` in `obj.cuda.synchronize()`)."""
+    """`intermediate`: the attribute read on this one, when it is itself a receiver (`synchronize` for `obj.cuda` in
+    `obj.cuda.synchronize()`)."""
     entries = context.view.by_method.get(node.attr)
     if not entries:
         return
@@ -51,6 +53,8 @@ def on_attribute(
     for entry in matched:
         if _unchanged_on_mindspore(entry, node, call) or not applies_at(entry, call, context.infer):
             continue
+        if entry.api in READ_THROUGH and intermediate.endswith("_") and not intermediate.startswith("_"):
+            continue  # `p.data.uniform_(-r, r)`: the in-place method is the change, under its own entry
         if entry.target == "mindspore.Parameter" and _is_layer_parameter(context, node.value):
             continue  # `fc.bias.requires_grad = False`: a layer's weight is a Parameter in MindSpore too, which has it
         fix: Fix | NotFixed | None = _method_fix(context, entry, node, call, span)

@@ -42,6 +42,11 @@ def _data(context, entry, node: ast.Attribute, call, span) -> Fix | NotFixed | N
 
 
 METHOD_BUILDERS = {(ROUTE_MINDSPORE, "torch.Tensor.data"): _data}
+# `p.data.uniform_(-r, r)`, `w.data.clamp_(min=0)`, `p.data.copy_(v)`: `.data` only carries an in-place method past
+# autograd, which MindSpore does not record outside mindspore.grad anyway; in mindspore 2.10.0 `p.data.copy_(v)` writes
+# p (run on the CPU). What differs is the in-place method, reported under its own entry (MS246 for a layer's fills,
+# `torch.Tensor.mul_`), so `.data` there is no finding; a plain read (`torch.max(outputs.data, 1)`) still is.
+READ_THROUGH = frozenset({"torch.Tensor.data"})
 
 
 def on_call(context: RuleContext, node: ast.Call) -> None:

@@ -79,7 +79,7 @@ def on_compare(context: RuleContext, node: ast.Compare) -> None:
             context.report_pattern(CAPABILITY, operand)  # get_device_capability() >= (8, 0): None >= tuple
 
 
-def on_attribute(context: RuleContext, node: ast.Attribute, receiver_type, call, intermediate: bool) -> None:
+def on_attribute(context: RuleContext, node: ast.Attribute, receiver_type, call, intermediate: str) -> None:
     if node.attr in _VERSION_FIELDS and _kind(context, node.value) == PROPERTIES:
         context.report_pattern(PROPERTIES, node)
 
