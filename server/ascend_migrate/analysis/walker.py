@@ -602,7 +602,7 @@ class Walker:
         if self.watched and type(value) is ast.Name and type(node.ctx) is ast.Load:
             self.permitted.add(id(value))  # kwargs["batch_size"]: a read
         dispatch[type(value)](value)
-        if not built and type(index) in _REFERENCES:
+        if not built and type(index) in _REFERENCES and _names_class(index):
             self.visit_compared_only(index)  # `cache[nn.ModuleList] = ...`: a key is looked up, nothing of it runs
         else:
             dispatch[type(index)](index)
