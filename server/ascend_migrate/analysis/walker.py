@@ -602,7 +602,9 @@ class Walker:
         if self.watched and type(value) is ast.Name and type(node.ctx) is ast.Load:
             self.permitted.add(id(value))  # kwargs["batch_size"]: a read
         dispatch[type(value)](value)
-        if not built and type(index) in _REFERENCES and _names_class(index):
+        index_type = type(index)
+        if not built and ((index_type is ast.Attribute and index.attr[:1].isupper()) or  # type: ignore[attr-defined]
+                          (index_type is ast.Name and index.id[:1].isupper())):  # type: ignore[attr-defined]
             self.visit_compared_only(index)  # `cache[nn.ModuleList] = ...`: a key is looked up, nothing of it runs
         else:
             dispatch[type(index)](index)
@@ -743,7 +745,7 @@ class Walker:
 
     def visit_for(self, node: ast.For | ast.AsyncFor) -> None:
         iterated = node.iter
-        if _only_type_checked(iterated, node.target, node):
+        if type(iterated) in _SEQUENCES and _only_type_checked(iterated, node.target, node):
             self.visit_compared_only(iterated)  # `for kind in (nn.Conv1d, nn.Conv2d): if isinstance(m, kind): ...`
         else:
             self.visit(iterated)
@@ -918,7 +920,7 @@ class Walker:
         self.dictionaries.enter_scope()
         try:
             for generator in node.generators:
-                if _only_type_checked(generator.iter, generator.target, node):
+                if type(generator.iter) in _SEQUENCES and _only_type_checked(generator.iter, generator.target, node):
                     self.visit_compared_only(generator.iter)  # `any(isinstance(m, c) for c in [nn.DataParallel, ...])`
                 else:
                     self.visit(generator.iter)
