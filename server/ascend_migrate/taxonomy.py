@@ -101,6 +101,7 @@ _CODE_TABLE = (
     CodeInfo("MS245", "ms-structure", "phase-training-step", "A step run only in the training phase (if phase == 'train' or if model.training, under set_grad_enabled or not) becomes a forward function, value_and_grad in that phase and a plain call otherwise."),
     CodeInfo("MS246", "ms-structure", "parameter-inplace-fill", "p.data.uniform_(-s, s), normal_, zero_, fill_ on a layer's parameter become p.set_data(initializer(...)): no CPU kernel for the in-place fills."),
     CodeInfo("MS247", "ms-structure", "linear-size-attribute", "An ops/nn-era Dense names torch's in_features/out_features in_channels/out_channels."),
+    CodeInfo("MS248", "ms-structure", "module-children", "A module's children() is a Cell's cells(): its immediate sub-cells in order."),
     CodeInfo("MS255", "ms-structure", "keras-model-to-cell", "A functional or Sequential Keras model becomes an nn.Cell whose layers get their input sizes."),
     CodeInfo("MS256", "ms-structure", "keras-compile-fit", "model.compile()/fit() become mindspore.train.Model(...) and its fit() on a mindspore.dataset."),
     CodeInfo("MS257", "ms-structure", "tf-data-pipeline", "A tf.data pipeline from arrays becomes a mindspore.dataset NumpySlicesDataset."),

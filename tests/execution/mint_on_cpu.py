@@ -1,8 +1,8 @@
 """Runs a mint-era program (`python mint_on_cpu.py SCRIPT ARGS...`) on mindspore 2.10's CPU build past the random
 fills that have no CPU kernel there (InplaceNormal, InplaceUniform, InplaceRandom: every mint layer's parameter
-initialisation, mint.randn/rand/randint). Parameters are initialised on the host (mindspore.nn.utils.
-no_init_parameters: filled from the same initialisers when first used) and mint.randn/rand/randint draw the same
-distributions with NumPy. Everything else runs as written, so a stop is a real missing kernel or a broken
+initialisation, mint.randn/rand/randint/randperm). Parameters are initialised on the host (mindspore.nn.utils.
+no_init_parameters: filled from the same initialisers when first used) and mint.randn/rand/randint/randperm draw the
+same distributions with NumPy. Everything else runs as written, so a stop is a real missing kernel or a broken
 rewrite. Test-side only (tests/execution/test_mindspore_route.py); on Ascend the kernels exist."""
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ def randint(*arguments, generator=None, dtype=None, device=None):
     return mindspore.Tensor(numpy.random.randint(low, high, tuple(size)), dtype or mindspore.int64)
 
 
+def randperm(n, *, generator=None, dtype=None, device=None):
+    return mindspore.Tensor(numpy.random.permutation(n), dtype or mindspore.int64)  # RandpermExt: no CPU kernel (gcn)
+
+
 def _initialised_first(to):
     """Cell.to(dtype) on parameters whose initialisation is delayed crashes mindspore 2.10 (a segmentation fault):
     initialise them first, as they would have been without the delay."""
@@ -43,7 +47,7 @@ def _initialised_first(to):
 
 
 def main() -> None:
-    mint.randn, mint.rand, mint.randint = randn, rand, randint
+    mint.randn, mint.rand, mint.randint, mint.randperm = randn, rand, randint, randperm
     mindspore.nn.Cell.to = _initialised_first(mindspore.nn.Cell.to)
     script = sys.argv[1]
     sys.argv = sys.argv[1:]

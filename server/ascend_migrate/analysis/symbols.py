@@ -104,11 +104,14 @@ def is_optimizer_class(qualified: str) -> bool:
     return qualified.startswith(_OPTIMIZER_NAMESPACES) and not any(part in qualified for part in _NOT_OPTIMIZERS)
 
 
+DEQUE = "collections.deque"
+
+
 def constructed_type(qualified: str) -> str | None:
     """The type of `qualified(...)` when `qualified` is a torch class we track, else None."""
     last = qualified.rsplit(".", 1)[-1]
     if not last[:1].isupper():
-        return None
+        return DEQUE if qualified == DEQUE else None  # torch.tensor takes a deque, mindspore.tensor does not (reinforce)
     if qualified in (TENSOR, "torch.nn.Parameter", "torch.nn.parameter.Parameter"):
         return TENSOR
     if qualified in _MODULES_IN_OPTIM or is_optimizer_class(qualified):

@@ -154,6 +154,7 @@ class Walker:
             ast.For: self.visit_for,
             ast.AsyncFor: self.visit_for,
             ast.With: self.visit_with,
+            ast.If: self.visit_if,
             ast.AsyncWith: self.visit_with,
             ast.ListComp: self.visit_comprehension,
             ast.SetComp: self.visit_comprehension,
@@ -320,6 +321,12 @@ class Walker:
                 owner = self.infer(value)
                 if owner is not None and owner.startswith("torch.nn.") and self.types.is_module(owner):
                     return TENSOR
+            if type(value) is ast.Name or type(value) is ast.Attribute:
+                # an instance attribute reached from outside its class (`model.table` with model = Net(), or
+                # `self.resnet.fc` with self.resnet = SmallResNet()): what the class's methods assigned to self.table
+                owner = self.infer(value)
+                if owner is not None and owner[:6] == "local:":
+                    return self.instance_attribute(owner, node.attr)
             return None
         if type(node) is ast.BinOp:
             if self.infer(node.left) == TENSOR or self.infer(node.right) == TENSOR:
@@ -338,6 +345,15 @@ class Walker:
                 if binding is not None and binding[0] == "elements":
                     return binding[1]  # an element of a comprehension of known elements
             return TENSOR if self.infer(value) == TENSOR else None
+        return None
+
+    def instance_attribute(self, owner: str, name: str) -> str | None:
+        """The type the class `owner` ("local:Net") or a local base of it gave `self.name`, when known."""
+        classes = self.types.classes
+        for member in self.types.family(owner):
+            info = classes.get(member[6:]) if member[:6] == "local:" else None
+            if info is not None and name in info.attributes:
+                return info.attributes[name]
         return None
 
     def call_returns(self, node: ast.Call) -> Returned | None:
@@ -760,6 +776,36 @@ class Walker:
         self.visit_all(node.orelse)
         for handler in self._on_loop:
             handler(self.context, node)
+
+    def visit_if(self, node: ast.If) -> None:
+        """`if isinstance(m, nn.Linear):` in a function, m of unknown type (init_weights(self, m) given to apply()):
+        m is a torch.nn.Linear in the body, so `m.bias.data.fill_(0.01)` there is a layer's parameter fill (MS246;
+        siamese_network). Only a function's own name, and only while the body is walked."""
+        test = node.test
+        narrowed = None
+        if (type(test) is ast.Call and type(test.func) is ast.Name and test.func.id == "isinstance" and len(test.args) == 2
+                and type(test.args[0]) is ast.Name and len(self.scopes) > 1):
+            name = test.args[0].id
+            previous = self.scopes[-1].get(name)
+            if previous == ("value", None) or (previous is None and self.lookup(name) is None):
+                qualified = self.qualified_name(test.args[1])
+                kind = constructed_type(qualified) if qualified is not None else None
+                if kind is not None and kind.startswith("torch.nn.") and self.types.is_module(kind):
+                    narrowed = (name, previous, kind)
+        if narrowed is None:
+            self.visit_children(node)
+            return
+        name, previous, kind = narrowed
+        self.visit(test)
+        scope = self.scopes[-1]
+        scope[name] = ("value", kind)
+        self.visit_all(node.body)
+        if scope.get(name) == ("value", kind):  # not rebound in the body: the name's meaning before the test comes back
+            if previous is None:
+                del scope[name]
+            else:
+                scope[name] = previous
+        self.visit_all(node.orelse)
 
     def visit_with(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import cast
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
@@ -14,6 +15,7 @@ from ascend_migrate.analysis.rules.parameter_values import METHOD_BUILDERS as VA
 from ascend_migrate.analysis.rules.parameter_values import READ_THROUGH
 from ascend_migrate.analysis.rules.size_arguments import ONE_SIZE_TARGETS
 from ascend_migrate.analysis.rules.structure_fixes import METHOD_BUILDERS, NotFixed
+from ascend_migrate.analysis.rules.unbiased_std import METHOD_BUILDERS as STD_BUILDERS
 from ascend_migrate.taxonomy import ROUTE_NPU
 
 # Structural method rewrites whose replacement is not a plain rename: api → (new text for a call with no
@@ -176,9 +178,12 @@ def _receiver_is_foreign(node: ast.expr) -> bool:
 def _method_fix(context: RuleContext, entry, node: ast.Attribute, call: ast.Call | None, span) -> Fix | NotFixed | None:
     if entry.fix == "none":
         return None
-    builder = METHOD_BUILDERS.get((context.route, entry.api)) or VALUE_BUILDERS.get((context.route, entry.api))
+    builder = (METHOD_BUILDERS.get((context.route, entry.api)) or VALUE_BUILDERS.get((context.route, entry.api))
+               or STD_BUILDERS.get((context.route, entry.api)))
     if builder is not None:
-        return builder(context, entry, node, call, span)
+        built = builder(context, entry, node, call, span)
+        if built is not NotImplemented:  # NotImplemented: not the builder's form of the call; the general fix below
+            return cast("Fix | NotFixed | None", built)
     rewrite = _CALL_REWRITES.get(entry.api)
     if rewrite is not None:
         if call is None:

@@ -19,11 +19,13 @@ from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LA
 from ascend_migrate.analysis.rules.lbfgs import BUILDERS as LBFGS_BUILDERS
 from ascend_migrate.analysis.rules.mixed_precision import BUILDERS as MIXED_PRECISION_BUILDERS
 from ascend_migrate.analysis.rules.optimizer_arguments import BUILDERS as OPTIMIZER_ARGUMENT_BUILDERS
+from ascend_migrate.analysis.rules.pooling import BUILDERS as POOLING_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import BUILDERS as RECURRENT_CELL_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import CELLS, entries_for_cell
 from ascend_migrate.analysis.rules.sequence_data import BUILDERS as SEQUENCE_DATA_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
+from ascend_migrate.analysis.rules.tensor_constructors import BUILDERS as TENSOR_CONSTRUCTOR_BUILDERS
 from ascend_migrate.fixes.families.call_arguments import CallArguments
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -51,7 +53,8 @@ VERSION_GAP = dataclasses.replace(
 # (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
 _BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS,
              **RECURRENT_CELL_BUILDERS, **EMBEDDING_BAG_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **MIXED_PRECISION_BUILDERS,
-             **OPTIMIZER_ARGUMENT_BUILDERS, **BUILDERS, **SEQUENCE_DATA_BUILDERS}
+             **OPTIMIZER_ARGUMENT_BUILDERS, **TENSOR_CONSTRUCTOR_BUILDERS,
+             **POOLING_BUILDERS, **BUILDERS, **SEQUENCE_DATA_BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 # The condition of a caveat that holds only where transfer_to_npu patches torch at run time (`torch.jit.script`).
 AUTO_MIGRATION = "transfer-to-npu"

@@ -20,7 +20,7 @@ import copy
 import dataclasses
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.api import LOOP, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import FUNCTION_DEFINITION, LOOP, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.lbfgs import constructor_problem
 from ascend_migrate.fixes.families.training_step import TrainingStep
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -147,6 +147,19 @@ def why_not_movable(statements: list[ast.stmt]) -> str | None:
 def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
     if context.route != ROUTE_MINDSPORE:
         return
+    _on_body(context, node)
+
+
+def on_function(context: RuleContext, node: ast.FunctionDef | ast.AsyncFunctionDef, *_: object) -> None:
+    """A step written in a function's own body, run once per call (gcn's `train_iter(epoch, model, optimizer, ...)`
+    called per epoch): rewritten as a loop body's, the function's parameters taking the place of the loop's target.
+    Only when its forward pass may run a model: REINFORCE's `finish_episode` sums log-probabilities saved by earlier
+    calls of the policy, and a forward function that only sums them would give zero gradients, silently."""
+    if context.route == ROUTE_MINDSPORE and any(_method_call(statement, "backward") for statement in node.body):
+        _on_body(context, node)
+
+
+def _on_body(context: RuleContext, node: ast.For | ast.AsyncFor | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
     body = node.body
     for position, statement in enumerate(body):
         stepped = _method_call(statement, "step")
@@ -198,6 +211,11 @@ def on_loop(context: RuleContext, node: ast.For | ast.AsyncFor) -> None:
                 reason = f"{len(group)} backward() passes before one step: {reason}"
             finding = context.findings[finding_index]
             context.findings[finding_index] = dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}.")
+            if type(node) not in (ast.For, ast.AsyncFor):
+                # a function's body is walked after this: its zero_grad() (the first line a run stops at) says it too
+                for statement in body[lower:position]:
+                    if (zero_grad := _method_call(statement, "zero_grad")) is not None:
+                        _explained(context, zero_grad, "torch.optim.Optimizer.zero_grad", reason)
         if step is not None:
             lower = step[0] + 1
 
@@ -299,6 +317,17 @@ def _closure_fix(context: RuleContext, before: list[ast.stmt], step: ast.Call) -
     )
 
 
+def _explained(context: RuleContext, call: ast.Call, api: str, reason: str) -> None:
+    """The finding of `call` (a method of the entry `api`) made now, saying why the step was not rewritten: the
+    methods rule's own finding at the same span comes later and is dropped as the same finding."""
+    entry = next((entry for entry in context.view.by_method.get(api.rsplit(".", 1)[-1], ()) if entry.api == api), None)
+    if entry is not None:
+        span = context.factory.attribute_name_span(call.func)  # type: ignore[arg-type]
+        finding = context.factory.finding(entry, span, "heuristic", api=entry.api)
+        if finding is not None:
+            context.add(dataclasses.replace(finding, message=f"{finding.message} Not rewritten automatically: {reason}."))
+
+
 def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
     """The index of the `loss.backward()` finding, made here when the methods rule did not know the loss's type
     (`loss = criterion(...)` with a criterion passed in): the training-step shape says it is a tensor."""
@@ -314,7 +343,16 @@ def _backward_finding(context: RuleContext, backward: ast.Call) -> int | None:
     return before if len(context.findings) > before else None
 
 
-def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, position: int, backward: ast.Call,
+def _batch_targets(node: ast.AST) -> list[ast.expr]:
+    """What holds the batch before the step: a loop's target, or a function's parameters."""
+    if type(node) in (ast.For, ast.AsyncFor):
+        return [node.target]  # type: ignore[attr-defined]
+    arguments = node.args  # type: ignore[attr-defined]
+    names = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+    return [ast.Name(id=argument.arg, ctx=ast.Store()) for argument in names if argument is not None]
+
+
+def _build(context: RuleContext, loop: ast.For | ast.AsyncFor | ast.FunctionDef | ast.AsyncFunctionDef, lower: int, position: int, backward: ast.Call,
            step: tuple[int, tuple[str, bool]] | None, losses: list[str], finding_index: int, function: str,
            earlier: dict[str, ast.stmt | None], manual: tuple[int, tuple[ast.For, ast.expr, ast.Call]] | None = None,
            ) -> str | dict[str, ast.stmt | None]:
@@ -344,7 +382,11 @@ def _build(context: RuleContext, loop: ast.For | ast.AsyncFor, lower: int, posit
     read_first, assigned = read_and_assigned(forward)
     # The batch (the loop's target, and what the body made of it before the forward pass) goes in as arguments:
     # a tensor the differentiated function only closes over reaches some cells (LSTM) as an opaque value.
-    batch = set(read_and_assigned([ast.Assign(targets=[loop.target], value=ast.Constant(None)), *body[:start]])[1])
+    batch = set(read_and_assigned([ast.Assign(targets=_batch_targets(loop), value=ast.Constant(None)), *body[:start]])[1])
+    if type(loop) not in (ast.For, ast.AsyncFor) and _first_model_statement(context, forward, 0, len(forward)) is None:
+        return ("no model runs between zero_grad() and backward(): the loss is made from tensors of earlier forward passes "
+                "(log-probabilities saved while acting); MindSpore differentiates a function, so keep the inputs "
+                "(states, actions) and run the model again inside the forward function")
     missing = [name for name in losses if name not in assigned]
     if missing:
         return f"`{missing[0]}` is not computed between zero_grad() and backward()"
@@ -548,4 +590,4 @@ _FLAGS = (
         """, codes=("MS204", "MS235")),
 )
 
-RULE = Rule(name="training_step", routes=frozenset({ROUTE_MINDSPORE}), hooks={LOOP: on_loop}, flags=_FLAGS)
+RULE = Rule(name="training_step", routes=frozenset({ROUTE_MINDSPORE}), hooks={LOOP: on_loop, FUNCTION_DEFINITION: on_function}, flags=_FLAGS)
