@@ -144,3 +144,35 @@ def test_single_argument_condition(found):
         c = torch.nonzero(x)
     """
     assert found(source) == [(3, "NPU401", "torch.where"), (5, "NPU401", "torch.nonzero")]
+
+
+@pytest.mark.parametrize("target, code", [("npu", "NPU201"), ("mindspore", "MS208")])
+def test_data_parallel_under_every_name_torch_exports_it(target, code):
+    """torch.nn.parallel.DataParallel and torch.nn.parallel.data_parallel.DataParallel are torch.nn.DataParallel
+    (torch 2.13.0): `from torch.nn.parallel import DataParallel` (basicsr's spelling) went unreported on both routes.
+    A class of the user's own named DataParallel is not torch's."""
+    from textwrap import dedent
+
+    from ascend_migrate.analysis.engine import analyze
+    from ascend_migrate.config import Settings
+
+    source = dedent("""
+        import torch.nn as nn
+        from torch.nn.parallel import DataParallel
+        from torch.nn.parallel import data_parallel
+
+        net = nn.Linear(2, 3)
+        first = DataParallel(net)
+        second = data_parallel.DataParallel(net)
+        third = nn.DataParallel(net)
+
+
+        def wrap(model):
+            class DataParallel:
+                def __init__(self, module):
+                    self.module = module
+            return DataParallel(model)
+    """)
+    findings = analyze(source, "train.py", Settings(target=target))
+    assert [(finding.line, finding.api) for finding in findings if finding.code == code] == [
+        (7, "torch.nn.parallel.DataParallel"), (8, "torch.nn.parallel.data_parallel.DataParallel"), (9, "torch.nn.DataParallel")]

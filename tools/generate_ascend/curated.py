@@ -78,6 +78,19 @@ def _distributed(book: Book) -> None:
         source=DISTRIBUTED_RULE)
     book.entry("npu_unsupported", api="torch.nn.parallel.DistributedDataParallel", category="npu-unsupported",
                code="NPU202", severity="info", curated=True)
+    # The same class under the names torch also exports it as (`from torch.nn.parallel import DataParallel`, as
+    # basicsr writes it): checked in torch 2.13.0, `torch.nn.parallel.DataParallel is torch.nn.DataParallel` and
+    # `torch.nn.parallel.data_parallel.DataParallel is torch.nn.DataParallel`. Before, neither spelling was reported.
+    for alias in ("torch.nn.parallel.DataParallel", "torch.nn.parallel.data_parallel.DataParallel"):
+        book.entry("cuda_npu", api=alias, category="npu-unsupported", code="NPU201",
+                   target="torch.nn.parallel.DistributedDataParallel", fix="none", curated=True).absorb(
+            note="The same class as torch.nn.DataParallel (torch 2.13.0), which is not supported on Ascend NPU "
+                 "(msfmktransplt README; listed unsupported in the PyTorch 2.1-2.8 tables) and which torch_npu "
+                 "2.14.0 auto-migration does not touch. Use one process per NPU with DistributedDataParallel.",
+            suggestion="No fix here: see torch.nn.DataParallel. `ascend-migrate migrate --distributed --main FILE "
+                       "--model VAR` writes the process group, the DistributedDataParallel wrapper and the "
+                       "DistributedSampler set-up.",
+            source=DISTRIBUTED_RULE)
 
 
 def _backend_switches(book: Book) -> None:
