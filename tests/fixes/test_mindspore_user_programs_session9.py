@@ -5,29 +5,8 @@ tests/execution/test_user_program_fixes_session9.py runs what these fixes write.
 
 from __future__ import annotations
 
-import ast
-import textwrap
-
 import pytest
-
-from ascend_migrate.analysis.engine import analyze
-from ascend_migrate.config import Settings
-from ascend_migrate.fixes import fix_until_stable
-
-OPS_NN, MINT = "2.4", "2.10"
-
-
-def fixed(source: str, version: str = OPS_NN) -> str:
-    settings = Settings(target="mindspore", mindspore_version=version)
-    text = fix_until_stable(textwrap.dedent(source), lambda text: analyze(text, "train.py", settings), unsafe=True).text
-    ast.parse(text)
-    return text
-
-
-def findings(source: str, code: str | None = None, version: str = OPS_NN):
-    settings = Settings(target="mindspore", mindspore_version=version)
-    return [finding for finding in analyze(textwrap.dedent(source), "train.py", settings) if code is None or finding.code == code]
-
+from tests.fixes.test_mindspore_user_programs import MINT, OPS_NN, findings, fixed
 
 # --- tensor constructors (rules/tensor_constructors.py) ---------------------------------------------------------
 CONSTRUCTORS = """
