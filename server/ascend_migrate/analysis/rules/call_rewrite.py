@@ -43,3 +43,11 @@ def replaced_call(context, call: ast.Call, new: str, title: str, root: str | Non
     line, column, end_line, end_column = context.factory.span(call)
     return Fix(title=title, safe=False, edits=(TextEdit(line, column, end_line, end_column, new),),
                add_imports=("import mindspore",), remove_imports=(root,) if root else ())
+
+
+def written_class_name(context, name: str) -> str:
+    """The name a class written into the file gets: `name`, or `Written<name>` (then `_` added) while the file
+    already binds it, so the written class never shadows one of the program's own names."""
+    while context.lookup(name) is not None:
+        name = "Written" + name if not name.startswith("Written") else name + "_"
+    return name

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.call_rewrite import written_class_name
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed
 from ascend_migrate.fixes.families.written_definition import WrittenDefinition
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -60,9 +61,7 @@ def _written_bag(context, entry, node, call: ast.Call | None, span, root) -> Fix
     else:
         return NotFixed("it is called by its bare name: call EmbeddingBag.embedding_bag(...) of the class written for "
                         "nn.EmbeddingBag (fixes/templates/embedding_bag.py) in its place")
-    name = "EmbeddingBag"
-    while context.lookup(name) is not None:
-        name = "Written" + name if not name.startswith("Written") else name + "_"
+    name = written_class_name(context, "EmbeddingBag")
     what = {LAYER: f"`{name}(...)`", PRETRAINED: f"`{name}.from_pretrained(...)`",
             FUNCTION: f"`{name}.embedding_bag(...)`"}[entry.api]
     return Fix(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.call_rewrite import written_class_name
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed
 from ascend_migrate.analysis.symbols import dotted_parts, qualify
 from ascend_migrate.fixes.families.written_definition import WrittenDefinition
@@ -30,9 +31,7 @@ def _written_lbfgs(context, entry, node, call: ast.Call | None, span, root) -> F
     reason = not_covered(call)
     if reason is not None:
         return NotFixed(reason)
-    name = "LBFGS"
-    while context.lookup(name) is not None:
-        name = "Written" + name if not name.startswith("Written") else name + "_"
+    name = written_class_name(context, "LBFGS")
     line, column, end_line, end_column = context.factory.span(call.func)
     return Fix(
         title=f"Replace with `{name}(...)`, an L-BFGS written into the file (torch's algorithm without line search, for MindSpore tensors)",

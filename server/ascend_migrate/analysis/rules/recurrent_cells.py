@@ -17,6 +17,7 @@ import ast
 import re
 
 from ascend_migrate.analysis.findings import Fix
+from ascend_migrate.analysis.rules.call_rewrite import written_class_name
 from ascend_migrate.fixes.families.written_definition import WrittenDefinition
 from ascend_migrate.kb.schema import Entry
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
@@ -49,9 +50,7 @@ def _written_cell(context, entry: Entry, node, call: ast.Call | None, span, root
     if entry.condition != FLOAT64_FILE or call is None:
         return NotImplemented  # the table's rename to mindspore.nn's cell
     cell = CELLS[entry.api]
-    name = cell
-    while context.lookup(name) is not None:
-        name = "Written" + name if not name.startswith("Written") else name + "_"
+    name = written_class_name(context, cell)
     line, column, end_line, end_column = context.factory.span(call.func)
     return Fix(
         title=f"Replace with `{name}(...)`, a cell written into the file that computes float64 (mindspore.nn.{cell} "

@@ -16,6 +16,7 @@ import ast
 import re
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.analysis.rules.call_rewrite import written_class_name
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed, data_pipeline
 from ascend_migrate.analysis.symbols import TENSOR_DATASETS
 from ascend_migrate.fixes.families.written_definition import WrittenDefinition
@@ -62,9 +63,7 @@ def _sequence_problem(context, source: ast.expr | None) -> str | None:
 def _written(context, call: ast.Call, class_name: str, root: str | None, title: str) -> Fix:
     """The call's callee replaced by `class_name` (renamed away from a name the file already binds), the class
     written after the imports."""
-    name = class_name
-    while context.lookup(name) is not None:
-        name = "Written" + name if not name.startswith("Written") else name + "_"
+    name = written_class_name(context, class_name)
     line, column, end_line, end_column = context.factory.span(call.func)
     return Fix(
         title=title.format(name=name),
