@@ -16,6 +16,8 @@
 # Session 9 added three npu programs (minGPT-ddp under torchrun, the AMP recipe, the torch.compile tutorial: 3:15
 # wall for the three on the shared cores, 72 s, 32 s and 60 s; about 12, 5 and 11 CPU seconds each) and two
 # runtime tests (torch.compile on the emulated NPU, a resumed training's shapes; about 50 s wall).
+# Session 10: the six user-shaped MindSpore-route programs on the npu route too (52 s wall for the six, 3 steps each,
+# measured 2026-12-02 with five other agents on the 2 cores).
 stage=35-runtime
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 numpy<2 pytest (into $venv)"

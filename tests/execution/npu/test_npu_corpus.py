@@ -64,6 +64,14 @@ PROGRAMS = {
     "dcgan": Program("dcgan", "main.py", ("--niter", "1", "--batchSize", "4", "--nz", "8", "--ngf", "8", "--ndf", "8",
                                           "--workers", "0", "--outf", "out")),
     "time_sequence_prediction": Program("time_sequence_prediction", "train.py", (), steps=None, outcome="completed"),
+    # Sessions 8 and 9: the user-shaped programs of the MindSpore route (pytorch/tutorials, pytorch/examples), 3 steps each.
+    "amp_cifar": Program("amp_cifar", "train.py", ()),  # torch.cuda.amp autocast and GradScaler -> torch.npu.amp
+    "finetune": Program("finetune", "train.py", ()),  # "cuda:0" -> "npu:0", parameter groups in NpuFusedSGD
+    "text_classifier": Program("text_classifier", "train.py", ()),  # a DataLoader with a collate_fn over a list
+    "gcn": Program("gcn", "main.py", ("--epochs", "20", "--val-every", "10", "--include-bias")),  # torch.accelerator
+    "reinforce": Program("reinforce", "reinforce.py", ("--episodes", "3", "--log-interval", "1")),
+    "siamese_network": Program("siamese_network", "main.py", ("--epochs", "1", "--batch-size", "8", "--test-batch-size", "8",
+                                                              "--log-interval", "4", "--save-model")),
 }
 
 
