@@ -177,6 +177,12 @@ PARAMETER_RELATIONS = {
     ("torch.nn.BatchNorm2d", "r2.4.10"): {"momentum": ("complement", "momentum", 2)},
     ("torch.nn.BatchNorm3d", "r2.4.10"): {"momentum": ("complement", "momentum", 2)},
     ("torch.nn.Dropout", "r2.4.10"): {"p": ("renamed", "p", 0)},
+    # The r2.4.10 diff page (TensorSum) pairs the parameters by position and calls both pairs `type` ("the relative
+    # order of keepdim and dtype are different"): torch's x.sum(dim, keepdim, *, dtype) against mindspore 2.4's
+    # Tensor.sum(axis, dtype, keepdims, initial). A keepdim passed by position lands in dtype (position 1); torch's
+    # dtype is keyword-only (x.sum(0, False, torch.float64) raises TypeError in torch 2.13.0) and MindSpore's dtype
+    # takes the same keyword. So x.sum() and x.sum(dtype=...) are unchanged (methods._unchanged_on_mindspore).
+    ("torch.Tensor.sum", "r2.4.10"): {"keepdim": ("type", "dtype", 1), "dtype": ("same", "dtype", None)},
 }
 
 

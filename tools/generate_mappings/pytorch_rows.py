@@ -209,6 +209,8 @@ def _with_relations(parameters: list[dict], relations: dict | None, outcome: Out
         if relation is not None:
             change, target, position = relation
             parameter.update(change=change, target=target, position=position)
+            if position is None:
+                del parameter["position"]  # keyword-only in torch: no position to state
             outcome.corrections.append(f"{label}: parameter {parameter['source']} is a {change} with position {position}")
     return parameters
 

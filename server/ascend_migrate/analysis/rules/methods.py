@@ -55,6 +55,8 @@ def on_attribute(
     for entry in matched:
         if _unchanged_on_mindspore(entry, node, call) or not applies_at(entry, call, context.infer):
             continue
+        if entry.api in _BOOL_IN_TORCH and _result_used_as_tensor(context, call):
+            continue  # `pred.equal(target).sum()`: MindSpore's element-wise equal (what the fix of `eq` writes)
         if entry.api in READ_THROUGH and intermediate.endswith("_") and not intermediate.startswith("_"):
             continue  # `p.data.uniform_(-r, r)`: the in-place method is the change, under its own entry
         if entry.target == "mindspore.Parameter" and _is_layer_parameter(context, node.value):
@@ -81,6 +83,20 @@ _MODULE_METHOD_PARAMETERS = {
     "torch.nn.Module.parameters": ("recurse",),
     "torch.nn.Module.named_parameters": ("prefix", "recurse", "remove_duplicate"),
 }
+
+
+# Tensor methods that return one Python bool in torch and a tensor in MindSpore: a tensor method or an index on the
+# result (`x.equal(y).sum()`) cannot be torch's call, so the receiver is already a MindSpore tensor (the ops/nn era's
+# fix of `x.eq(y)` writes `x.equal(y)`, and a re-scan must not call that torch's whole-tensor test).
+_BOOL_IN_TORCH = frozenset({"torch.Tensor.equal"})
+
+
+def _result_used_as_tensor(context: RuleContext, call: ast.Call | None) -> bool:
+    """The text right after the call is a method call or an index on its result (`).sum()`, `).float()`, `)[0]`)."""
+    if call is None:
+        return False
+    _, _, end_line, end_column = context.factory.span(call)
+    return re.match(r"\s*(\.\s*[a-z_]\w*\s*\(|\[)", context.factory.lines.text(end_line)[end_column - 1:]) is not None
 
 
 def _fits_torch_signature(api: str, call: ast.Call | None) -> bool:
@@ -113,6 +129,14 @@ def _unchanged_on_mindspore(entry, node: ast.Attribute, call: ast.Call | None) -
     if entry.category != "ms-differs" or not entry.parameters or call is None:
         return False
     differences = [difference for difference in entry.parameters if difference.change != "same"]
+    if not call.args and not call.keywords and all(
+            difference.change in ("renamed", "removed", "position")
+            or (difference.change == "type" and difference.position is not None)
+            or (difference.change == "added" and difference.target_default is not None) for difference in differences):
+        # `x.sum()` passes nothing: a parameter named otherwise, lacking, taken by position only, typed otherwise at a
+        # known position (where a positional argument lands), or one only MindSpore has with a default, cannot matter.
+        # A default that differs, a meaning, or a type with no position (x.std()'s unbiased -> ddof) would.
+        return True
     if any(difference.change not in ("renamed", "removed") for difference in differences):
         return False
     passed = {keyword.arg for keyword in call.keywords}
@@ -265,6 +289,16 @@ _FLAGS = (
         net = Net()
         net.train()  # expect: MS203
         """, codes=("MS202", "MS203")),
+    # ops/nn era: a keepdim passed by position lands in mindspore 2.4's dtype; x.std() is biased in MindSpore
+    Example("mindspore", """
+        import torch
+
+        def summary(x: torch.Tensor, y: torch.Tensor):
+            kept = x.sum(1, True)  # expect: MS102
+            spread = x.std()  # expect: MS102
+            same = x.equal(y)  # expect: MS102
+            return kept, spread, same
+        """, codes=("MS102",), mindspore_version="2.4"),
 )
 _LEAVES_ALONE = (
     Example("npu", """
@@ -281,6 +315,15 @@ _LEAVES_ALONE = (
         x = torch.zeros(4, 4)
         y = x.view(16)
         """, codes=("MS102",)),
+    # after the ops/nn era's fix: `pred.eq(target)` became MindSpore's element-wise `equal`, and `.sum()` passes nothing
+    Example("mindspore", """
+        import mindspore
+
+        def accuracy(outputs, target):
+            pred = mindspore.ops.argmax(outputs, dim=1)
+            correct = pred.equal(target).sum()
+            return correct, pred.sum()
+        """, codes=("MS102",), mindspore_version="2.4"),
 )
 
 
