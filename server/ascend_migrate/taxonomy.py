@@ -93,6 +93,7 @@ _CODE_TABLE = (
     CodeInfo("MS223", "ms-structure", "layer-class-name-branch", "In a branch that picks layers by class name, an ops/nn-era layer's parameter has its MindSpore name (BatchNorm weight is gamma)."),
     CodeInfo("MS224", "ms-structure", "layer-parameter-inplace-init", "An in-place init of a layer's parameter (m.weight.data.normal_(0, 0.02)) becomes set_data(initializer(...))."),
     CodeInfo("MS230", "ms-structure", "tensor-format-spec", "A format spec applied to a tensor: mindspore.Tensor.__format__ takes none; format x.item()."),
+    CodeInfo("MS231", "ms-structure", "unused-torch-import", "A torch import nothing in the module uses: a MindSpore program must not need torch; the import goes."),
     CodeInfo("MS235", "ms-structure", "written-lbfgs", "torch.optim.LBFGS becomes an L-BFGS written into the program (torch's algorithm without line search): mindspore has none."),
     CodeInfo("MS236", "ms-structure", "written-recurrent-cell", "An LSTMCell/GRUCell/RNNCell in a program that computes in float64 becomes a cell written into the program: mindspore's take float32/float16 only."),
     CodeInfo("MS237", "ms-structure", "written-embedding-bag", "nn.EmbeddingBag (and its from_pretrained) becomes an EmbeddingBag written into the program: mindspore has none."),

@@ -54,6 +54,7 @@ def assert_every_edit_matches_a_full_analysis(source: str, edits: list[str], pat
             new_text = "\n".join(lines[:line - 1] + replacement + lines[line:])
             incremental = analyze_document(new_text, path, settings, before, LineEdit(line, line, line + len(replacement) - 1))
             full = analyze_module(new_text, path, settings)
-            parsed = [f for chunk in incremental.chunks if not chunk.error for f in chunk.findings]
+            parsed = sorted([f for chunk in incremental.chunks if not chunk.error for f in chunk.findings]
+                            + incremental.unused_imports, key=lambda f: (f.line, f.column, f.code))
             assert [(f.line, f.code, f.api, f.message, f.fix) for f in parsed] == \
                 [(f.line, f.code, f.api, f.message, f.fix) for f in full.findings], (line, edit_text)

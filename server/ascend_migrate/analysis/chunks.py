@@ -48,6 +48,8 @@ class Chunk:
     # the parameter hints its findings were made with (analysis/call_sites.py)
     function_records: tuple = ()
     hints: tuple = ()
+    # findings that hold only if no chunk uses the name they are about (rules/unused_torch_imports.py)
+    unused_candidates: tuple = ()
 
 
 def parse_module(lines: list[str], first_line: int = 1) -> list[Chunk]:

@@ -20,6 +20,7 @@ from ascend_migrate.analysis.findings import FileError, FileResult, Finding
 from ascend_migrate.analysis.one_per_edit import one_per_edit
 from ascend_migrate.analysis.rules.api import RuleContext, mentioned_frameworks
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
+from ascend_migrate.analysis.rules.unused_torch_imports import unused
 from ascend_migrate.analysis.source import SourceLines
 from ascend_migrate.analysis.symbols import (
     CLASS_INFO_ATTRIBUTE,
@@ -60,7 +61,18 @@ class ModuleAnalysis:
 
     @property
     def findings(self) -> list[Finding]:
-        return [finding for chunk in self.chunks for finding in chunk.findings]
+        found = [finding for chunk in self.chunks for finding in chunk.findings]
+        unused_imports = self.unused_imports
+        return sorted(found + unused_imports, key=_position) if unused_imports else found
+
+    @property
+    def unused_imports(self) -> list[Finding]:
+        """The findings of the module's own, not of a chunk: imports no chunk uses (rules/unused_torch_imports.py),
+        decided from every chunk's walk, so an edit anywhere shows at the import line."""
+        candidates = [candidate for chunk in self.chunks for candidate in chunk.unused_candidates]
+        if not candidates or any(chunk.error for chunk in self.chunks):
+            return []  # never "unused" where part of the module was not analysed
+        return unused(candidates, (chunk.referenced for chunk in self.chunks), self.lines)
 
     @property
     def errors(self) -> list[FileError]:
@@ -409,6 +421,7 @@ class ChunkRunner:
             chunk.reads_from = self.context.reads_from
             chunk.reads_later = self.context.reads_later
             chunk.function_records = tuple(self.walker.function_records)
+            chunk.unused_candidates = tuple(self.context.unused_candidates)
 
     def _refresh_import_names(self) -> None:
         self.context.factory.forget_renderings()

@@ -257,4 +257,6 @@ def _shifted(chunk: Chunk, delta: int) -> Chunk:
         reads_later=chunk.reads_later,
         function_records=chunk.function_records,
         hints=chunk.hints,
+        unused_candidates=tuple((name, first + delta, last + delta, finding.shifted(delta))
+                                for name, first, last, finding in chunk.unused_candidates),
     )

@@ -70,4 +70,5 @@ PATTERN_NAMES = frozenset({
     "parameter-inplace-fill",
     "linear-size-attribute",
     "random-generator",  # analysis/rules/random_generator.py (MindSpore route, issue 17: seeded draws)
+    "unused-torch-import",  # analysis/rules/unused_torch_imports.py (MindSpore route, issue 17: no torch left)
 })

@@ -14,7 +14,8 @@ Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.datas
 (tf.__version__, tf.newaxis), tf_loss_order (a Keras cross-entropy on logits and its calls' argument order), layer_call_keywords (a layer called with a
 keyword its MindSpore counterpart names otherwise), phase_step (a step run only in the training phase under set_grad_enabled),
 linear_sizes (an ops/nn-era Dense's in_channels/out_channels), parameter_values (a layer parameter filled in place),
-random_generator (what becomes of `generator=` on torch's random calls, MindSpore route).
+random_generator (what becomes of `generator=` on torch's random calls, MindSpore route), unused_torch_imports (a torch
+import nothing uses, MindSpore route).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from ascend_migrate.analysis.rules import (
     tf_metrics,
     tf_module_names,
     training_step,
+    unused_torch_imports,
 )
 from ascend_migrate.analysis.rules.api import Matcher, Rule
 
@@ -81,6 +83,7 @@ RULES: tuple[Rule, ...] = (
     dropout2d_input.RULE,
     loader_dataset.RULE,
     random_generator.RULE,
+    unused_torch_imports.RULE,
     layer_call_keywords.RULE,
     tf_custom_loop.RULE,
     tf_metrics.RULE,

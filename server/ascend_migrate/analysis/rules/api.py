@@ -108,6 +108,9 @@ class RuleContext:
         self.reads_later = False  # see read_later_lines
         # Fixes a rule worked out from an enclosing node (a class) for calls the walk reaches later, by the call's span.
         self.planned: dict[Span, Any] = {}
+        # Findings that hold only if no chunk uses a name (rules/unused_torch_imports.py), as (name, first line, last
+        # line, finding): ModuleAnalysis.findings decides once every chunk was walked.
+        self.unused_candidates: list = []
 
     def resolve_with(self, resolver: Any) -> None:
         """Bind the resolution functions of the walker that feeds this context."""
@@ -159,6 +162,7 @@ class RuleContext:
         self.reads_from = None
         self.reads_later = False
         self.planned = {}
+        self.unused_candidates = []
 
 
 TENSORFLOW = frozenset({"tensorflow", "keras"})  # tf_keras's code names keras too
