@@ -71,7 +71,8 @@ def test_a_loader_without_collate_fn_gets_no_written_class():
 @pytest.mark.parametrize(("call", "reason"), [
     ("DataLoader(pairs, batch_size=4, sampler=sampler, collate_fn=collate)", "`sampler=` has no counterpart in the class written"),
     ("DataLoader(pairs, 4, False, None, collate_fn=collate)", "more than 3 arguments are passed by position"),
-    ("DataLoader(pairs, collate_fn=collate, **options)", "passed with * or **"),
+    ("DataLoader(pairs, collate_fn=collate, **options)", "the keys `**options` passes are not known here"),
+    ("DataLoader(pairs, *options, collate_fn=collate)", "passed with *, so"),
     ("DataLoader(TensorDataset(images, labels), batch_size=4, collate_fn=collate)", "the dataset is a TensorDataset"),
     ("DataLoader(tensors, batch_size=4, collate_fn=collate)", "the dataset is a TensorDataset"),
     ("random_split(TensorDataset(images, labels), [3, 1])", "split it with the pipeline's .split(sizes, randomize=True)"),
@@ -157,3 +158,109 @@ def test_a_dataset_class_loses_its_torch_base_and_other_uses_say_why():
     left = {finding.line: finding.message for finding in analyze(textwrap.dedent(source), "train.py", settings)
             if finding.api.endswith("Dataset") and finding.fix is None}
     assert "not the only base class" in left[11] and "compare with your own dataset class" in left[19], left
+
+
+MAP_STYLE = """
+    import torch
+    from torch.utils.data import DataLoader, Dataset, IterableDataset
+    from library import LibraryDataset
+
+
+    class Pairs(Dataset):
+        def __getitem__(self, index):
+            return torch.ones(2) * index, torch.tensor(index % 2)
+
+        def __len__(self):
+            return 10
+
+
+    class Shifted(Pairs):
+        def __getitem__(self, index):
+            return super().__getitem__(index + 1)
+
+
+    class Stream(IterableDataset):
+        def __iter__(self):
+            yield torch.ones(2)
+
+        def __getitem__(self, index):
+            return torch.ones(2)
+
+        def __len__(self):
+            return 1
+
+
+    class Unsized(Dataset):
+        def __getitem__(self, index):
+            return torch.ones(2)
+
+
+    class Borrowed(LibraryDataset):
+        def __getitem__(self, index):
+            return torch.ones(2)
+
+        def __len__(self):
+            return 1
+
+
+    def main(accelerated, given):
+        train_kwargs = {'batch_size': 8}
+        if accelerated:
+            accel_kwargs = {'num_workers': 1, 'pin_memory': True, 'shuffle': True}
+            train_kwargs.update(accel_kwargs)
+        train_dataset = Pairs()
+        train_loader = torch.utils.data.DataLoader(train_dataset, **train_kwargs)
+        shifted = DataLoader(Shifted(), batch_size=4, drop_last=True)
+        listed = DataLoader([(index, index * 0.5) for index in range(5)], 2)
+        return train_loader, shifted, listed, {call}
+"""
+
+
+@pytest.mark.parametrize("version", [OPS_NN, MINT])
+def test_a_loader_without_collate_fn_over_a_map_style_class_or_a_list_gets_the_written_loader(version):
+    text = fixed(MAP_STYLE.replace("{call}", "None"), version)
+    assert "train_loader = SequenceLoader(train_dataset, **train_kwargs)" in text  # siamese_network's shape
+    assert "shifted = SequenceLoader(Shifted(), batch_size=4, drop_last=True)" in text
+    assert "listed = SequenceLoader([(index, index * 0.5) for index in range(5)], 2)" in text
+    assert text.count("class SequenceLoader:") == 1 and "DataLoader" not in text.replace("DataLoader(dataset, batch_size", "")
+
+
+@pytest.mark.parametrize(("call", "reason"), [
+    ("DataLoader(Stream(), batch_size=2)", "not a TensorDataset built in this file"),  # an IterableDataset is iterated
+    ("DataLoader(Unsized(), batch_size=2)", "not a TensorDataset built in this file"),
+    ("DataLoader(Borrowed(), batch_size=2)", "not a TensorDataset built in this file"),  # its base may be iterable
+    ("DataLoader(given, batch_size=2)", "not a TensorDataset built in this file"),
+    ("DataLoader(Pairs(), batch_size=2, sampler=given)", "`sampler=` has no counterpart in the class written"),
+    ("DataLoader(Pairs(), batch_size=2, timeout=5)", "`timeout=` has no counterpart in the class written"),
+    ("DataLoader(Pairs(), **given)", "the keys `**given` passes are not known here"),
+])
+def test_a_loader_without_collate_fn_over_what_is_not_known_as_a_sequence_keeps_the_finding(call, reason):
+    source = MAP_STYLE.replace("{call}", call)
+    line = textwrap.dedent(source).splitlines().index("    return train_loader, shifted, listed, " + call) + 1
+    found = [finding for finding in loader_findings(source) if finding.line == line]
+    assert found and all(finding.fix is None for finding in found), found
+    assert any(reason in finding.message for finding in found), [finding.message for finding in found]
+
+
+def test_a_dict_that_may_pass_an_option_the_written_loader_lacks_keeps_the_finding():
+    source = """
+        from torch.utils.data import DataLoader, Dataset
+
+
+        class Pairs(Dataset):
+            def __getitem__(self, index):
+                return index
+
+            def __len__(self):
+                return 4
+
+
+        def main(sampler, ordered):
+            options = {"batch_size": 2}
+            if ordered:
+                options["sampler"] = sampler
+            return DataLoader(Pairs(), **options)
+    """
+    found = [finding for finding in loader_findings(source) if finding.line == 17]
+    assert found and found[0].fix is None
+    assert "`**options` may pass sampler, which the class written into the file does not take" in found[0].message

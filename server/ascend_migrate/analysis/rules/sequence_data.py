@@ -1,13 +1,15 @@
-"""A DataLoader with a collate_fn and random_split over a Python sequence, MindSpore route (issue 17): the calls
-become calls of classes the fix writes into the file (fixes/templates/sequence_data.py: SequenceLoader,
+"""A DataLoader and random_split over a Python sequence, MindSpore route (issue 17): the calls become calls of classes the fix writes into the file (fixes/templates/sequence_data.py: SequenceLoader,
 RandomSplit), which batch and split as torch does in the program's own process.
 
 A mindspore.dataset pipeline cannot carry a collate_fn's result: GeneratorDataset and batch(per_batch_map=...)
 hand over NumPy columns, where the collate_fn takes the list of samples as the dataset returns them. So a
 DataLoader with `collate_fn=` over a source that is not a TensorDataset (which its own fix makes a
-NumpySlicesDataset, with no [i]) calls SequenceLoader with the same arguments; a DataLoader without one keeps the
-pipeline fix (structure_fixes._data_loader). An option the written class does not take (sampler, generator, ...)
-leaves the finding without a fix, saying which.
+NumpySlicesDataset, with no [i]) calls SequenceLoader with the same arguments. A DataLoader without one calls
+SequenceLoader too (torch's default collate, written with it) when its source is known to be read by len() and [i]:
+a list display or comprehension, or an instance of a map-style dataset class of the file (pytorch/examples'
+siamese_network); any other keeps the pipeline fix (structure_fixes.data_pipeline). Options passed by `**name` are
+taken when every key the dict may hold is one the class takes (dictionary_keys). An option the written class does
+not take (sampler, timeout, ...) leaves the finding without a fix, saying which.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from __future__ import annotations
 import ast
 import re
 
+from ascend_migrate.analysis.dictionary_keys import dictionary_keys
 from ascend_migrate.analysis.findings import Fix, TextEdit
-from ascend_migrate.analysis.rules.call_rewrite import written_class_name
+from ascend_migrate.analysis.rules.call_rewrite import source_text, written_class_name
 from ascend_migrate.analysis.rules.structure_fixes import NotFixed, data_pipeline
 from ascend_migrate.analysis.symbols import TENSOR_DATASETS
 from ascend_migrate.fixes.families.written_definition import WrittenDefinition
@@ -30,27 +33,52 @@ _LOADER_POSITIONAL = ("dataset", "batch_size", "shuffle")
 _LOADER_KEYWORDS = frozenset((*_LOADER_POSITIONAL, "collate_fn", "drop_last", "generator", "num_workers", "pin_memory",
                               "persistent_workers"))
 _SPLIT_PARAMETERS = ("dataset", "lengths", "generator")
+# The bases a map-style dataset class of the file may have besides its own classes (`object` is no base here: the
+# walker records only bases it can name, and the fix makes torch's Dataset `object`).
+_MAP_STYLE_BASES = frozenset(("torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset"))
+_DEEPEST_BASES = 8  # classes followed through at most this many bases (a cycle ends here)
 
 
-def _passed(call: ast.Call, positional: tuple[str, ...], keywords: frozenset[str]) -> dict[str, ast.expr] | NotFixed:
-    """The call's arguments by parameter name, or why the written class cannot take them as written."""
-    if any(type(argument) is ast.Starred for argument in call.args) or any(keyword.arg is None for keyword in call.keywords):
-        return NotFixed("its arguments are passed with * or **, so which options it sets is not known here")
+def _passed(context, call: ast.Call, positional: tuple[str, ...], keywords: frozenset[str]) -> dict[str, ast.expr] | NotFixed:
+    """The call's arguments by parameter name (an option a `**name` dict may pass: that dict's name node), or why
+    the written class cannot take them as written. A `**name` dict is taken when every key it may hold (built in
+    this function: dictionary_keys) is one the class takes and none is passed otherwise."""
+    if any(type(argument) is ast.Starred for argument in call.args):
+        return NotFixed("its arguments are passed with *, so which options it sets is not known here")
     if len(call.args) > len(positional):
         return NotFixed(f"more than {len(positional)} arguments are passed by position")
     passed = dict(zip(positional, call.args, strict=False))
+    spread: list[tuple[ast.Name, set[str]]] = []
     for keyword in call.keywords:
+        if keyword.arg is None:
+            value = keyword.value
+            keys = dictionary_keys(context.assigned_dicts, value.id) if type(value) is ast.Name else None
+            if keys is None or type(value) is not ast.Name:
+                return NotFixed(f"the keys `**{source_text(context, value)}` passes are not known here")
+            spread.append((value, keys))
+            continue
         if keyword.arg not in keywords:
             return NotFixed(f"`{keyword.arg}=` has no counterpart in the class written into the file (it takes "
                             f"{', '.join(sorted(keywords))})")
         passed[str(keyword.arg)] = keyword.value
+    for name, keys in spread:
+        unknown = sorted(keys - keywords)
+        if unknown:
+            return NotFixed(f"`**{name.id}` may pass {', '.join(unknown)}, which the class written into the file does not "
+                            f"take (it takes {', '.join(sorted(keywords))})")
+        for key in sorted(keys):
+            if key in passed:
+                return NotFixed(f"`{key}` may be passed twice")
+            passed[key] = name
     return passed
 
 
-def _sequence_problem(context, source: ast.expr | None) -> str | None:
+def _sequence_problem(context, source: ast.expr | None, call: ast.Call) -> str | None:
     """Why `source` is known not to be a sequence after the fix (None when it may be one)."""
     if source is None:
         return "the dataset is not passed"
+    if any(keyword.arg is None and keyword.value is source for keyword in call.keywords):
+        return "the dataset is passed in a `**` dict, so what it is is not known here"
     known = context.infer(source) or ""
     called = context.qualified_name(source.func) if type(source) is ast.Call else None
     if known in TENSOR_DATASETS or known.startswith("mindspore.dataset.") or (called or "").startswith("mindspore.dataset."):
@@ -58,6 +86,42 @@ def _sequence_problem(context, source: ast.expr | None) -> str | None:
         return ("the dataset is a TensorDataset, which its own fix makes a NumpySlicesDataset (no len() and [i] "
                 "there): batch it with the pipeline's .batch(n, per_batch_map=...) by hand")
     return None
+
+
+def _known_sequence(context, source: ast.expr) -> bool:
+    """Whether torch's DataLoader reads `source` by len() and [i] (a map-style dataset) and the written loader can
+    too: a list display or comprehension, or an instance of a class of this file that defines (or inherits from
+    its own classes) __getitem__ and __len__ and derives from nothing but torch's map-style Dataset, object and
+    such classes (an IterableDataset, or a base the file does not define, may be iterated instead)."""
+    if type(source) is ast.List or type(source) is ast.ListComp:
+        return True
+    known = context.infer(source) or ""
+    return known.startswith("local:") and _map_style_class(context, known[len("local:"):])
+
+
+def _map_style_class(context, name: str, depth: int = 0) -> bool:
+    """Whether class `name` of this file has __getitem__ and __len__ (its own or from its own classes) and no base
+    but torch's map-style Dataset and its own classes."""
+    methods = _class_methods(context, name, depth)
+    return methods is not None and {"__getitem__", "__len__"} <= methods
+
+
+def _class_methods(context, name: str, depth: int) -> set[str] | None:
+    """The methods class `name` of this file defines or inherits from its own classes; None when one of its bases is
+    something else than those and torch's Dataset (an IterableDataset, a library class: it may be iterated)."""
+    info = context.types.classes.get(name)
+    if info is None or depth > _DEEPEST_BASES:
+        return None
+    methods = set(info.methods)
+    for base in info.bases:
+        if base.startswith("local:"):
+            inherited = _class_methods(context, base[len("local:"):], depth + 1)
+            if inherited is None:
+                return None
+            methods |= inherited
+        elif base not in _MAP_STYLE_BASES:
+            return None
+    return methods
 
 
 def _written(context, call: ast.Call, class_name: str, root: str | None, title: str) -> Fix:
@@ -76,28 +140,39 @@ def _written(context, call: ast.Call, class_name: str, root: str | None, title: 
 
 def _data_loader(context, entry, node, call, span, root) -> Fix | NotFixed | None:
     """DataLoader(seq, batch_size, shuffle, collate_fn=f, drop_last=...) → SequenceLoader(...) with the same
-    arguments; without collate_fn, the pipeline fix."""
-    if call is None or not any(keyword.arg == "collate_fn" for keyword in call.keywords):
-        return data_pipeline(context, entry, node, call, span, root)
-    passed = _passed(call, _LOADER_POSITIONAL, _LOADER_KEYWORDS)
+    arguments; without collate_fn, the same over a source known to be a sequence (torch's default collate, written
+    with the class), else the pipeline fix."""
+    if call is None:
+        return None
+    collated = any(keyword.arg == "collate_fn" for keyword in call.keywords)
+    if not collated:
+        source = call.args[0] if call.args else next((keyword.value for keyword in call.keywords if keyword.arg == "dataset"), None)
+        if source is None or not _known_sequence(context, source):
+            return data_pipeline(context, entry, node, call, span, root)
+    passed = _passed(context, call, _LOADER_POSITIONAL, _LOADER_KEYWORDS)
     if isinstance(passed, NotFixed):
         return passed
-    problem = _sequence_problem(context, passed.get("dataset"))
+    problem = _sequence_problem(context, passed.get("dataset"), call)
     if problem is not None:
         return NotFixed(problem)
+    if collated:
+        return _written(context, call, "SequenceLoader", root,
+                        "Replace with `{name}(...)`, a loader written into the file that calls the collate_fn on each batch "
+                        "as torch does (batch_size, shuffle, drop_last kept; no mindspore.dataset pipeline can carry its result)")
     return _written(context, call, "SequenceLoader", root,
-                    "Replace with `{name}(...)`, a loader written into the file that calls the collate_fn on each batch "
-                    "as torch does (batch_size, shuffle, drop_last kept; no mindspore.dataset pipeline can carry its result)")
+                    "Replace with `{name}(...)`, a loader written into the file that batches the dataset's samples with "
+                    "torch's default collate (tensors stacked; tuples, lists and dicts field by field; batch_size, "
+                    "shuffle, drop_last kept)")
 
 
 def _random_split(context, entry, node, call, span, root) -> Fix | NotFixed | None:
     """random_split(seq, [n1, n2] or [0.9, 0.1], generator=g) → RandomSplit(...) with the same arguments."""
     if call is None:
         return None
-    passed = _passed(call, _SPLIT_PARAMETERS, frozenset(_SPLIT_PARAMETERS))
+    passed = _passed(context, call, _SPLIT_PARAMETERS, frozenset(_SPLIT_PARAMETERS))
     if isinstance(passed, NotFixed):
         return passed
-    problem = _sequence_problem(context, passed.get("dataset"))
+    problem = _sequence_problem(context, passed.get("dataset"), call)
     if problem is not None:
         return NotFixed(problem.replace("batch it with the pipeline's .batch(n, per_batch_map=...)",
                                         "split it with the pipeline's .split(sizes, randomize=True)"))
