@@ -157,7 +157,43 @@ def test_a_dataset_class_loses_its_torch_base_and_other_uses_say_why():
     settings = Settings(target="mindspore", mindspore_version=OPS_NN)
     left = {finding.line: finding.message for finding in analyze(textwrap.dedent(source), "train.py", settings)
             if finding.api.endswith("Dataset") and finding.fix is None}
-    assert "not the only base class" in left[11] and "compare with your own dataset class" in left[19], left
+    assert "not the only base class" in left[11] and "test your own classes instead, `isinstance(obj, (Mixed, Pairs, Spaced))`" in left[19], left
+
+
+def test_a_type_test_against_torchs_dataset_stays_reported_after_the_fix_and_names_the_classes_it_turns_false_for():
+    source = textwrap.dedent("""
+        import torch
+        from torch.utils.data import Dataset
+
+
+        class Pairs(Dataset):
+            def __getitem__(self, index):
+                return index
+
+            def __len__(self):
+                return 3
+
+
+        class Settings:
+            pass
+
+
+        def check(dataset, kind):
+            if not isinstance(dataset, Dataset):
+                raise TypeError("not a dataset")
+            assert issubclass(kind, torch.utils.data.Dataset)
+            return type(dataset) is Dataset
+    """)
+    settings = Settings(target="mindspore", mindspore_version=OPS_NN)
+    text = fixed(source)
+    assert "class Pairs(object):" in text and "from torch.utils.data import Dataset" in text  # the tests still need it
+    for version in (source, text):  # before the fix and on the re-scan of its result: nothing hidden, no fix written
+        tests = [finding for finding in analyze(version, "train.py", settings)
+                 if finding.api == "torch.utils.data.Dataset" and "type test" in finding.message]
+        assert len(tests) == 3 and all(finding.fix is None for finding in tests), tests
+        assert all("this file's dataset classes (Pairs)" in finding.message and "False for their instances" in finding.message
+                   and "GeneratorDataset would be too" in finding.message for finding in tests), tests
+    assert "GeneratorDataset)" not in text and "isinstance(dataset, Dataset)" in text
 
 
 MAP_STYLE = """

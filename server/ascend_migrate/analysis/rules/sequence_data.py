@@ -187,8 +187,10 @@ def _dataset_base(context, entry, node, call, span, root) -> Fix | NotFixed | No
     """`class Pairs(Dataset):` → `class Pairs(object):`: a map-style dataset is a plain class with __getitem__ and
     __len__ in MindSpore (what SequenceLoader reads and GeneratorDataset wraps); as a subclass of the entry's
     GeneratorDataset its `super().__init__()` raises TypeError (no source; mindspore 2.10.0)."""
-    if call is not None or context.compared_only:
-        return NotFixed("an isinstance test or a comparison with torch's Dataset class: compare with your own dataset class")
+    if context.compared_only:
+        return NotFixed(_type_test_reason(context))
+    if call is not None:
+        return NotFixed("torch's Dataset class is called here, not subclassed: use a plain class with __getitem__ and __len__")
     line, column, end_line, end_column = span
     header = context.factory.lines.text(line)
     written = header[column - 1:end_column - 1] if line == end_line else ""
@@ -197,6 +199,30 @@ def _dataset_base(context, entry, node, call, span, root) -> Fix | NotFixed | No
     return Fix(title="Replace the base class with `object` (a map-style dataset is a plain class with __getitem__ and __len__)",
                safe=False, edits=(TextEdit(line, column, end_line, end_column, "object"),),
                remove_imports=(root,) if root else ())
+
+
+def _derives_from_dataset(context, name: str, depth: int) -> bool:
+    """Whether class `name` of this file derives from torch's Dataset, directly or through its own classes."""
+    info = context.types.classes.get(name)
+    if info is None or depth > _DEEPEST_BASES:
+        return False
+    return any(base in _MAP_STYLE_BASES or base.startswith("local:") and _derives_from_dataset(context, base[len("local:"):], depth + 1)
+               for base in info.bases)
+
+
+def _type_test_reason(context) -> str:
+    """Why a type test against torch's Dataset (`isinstance(x, Dataset)`, `issubclass(c, Dataset)`, `type(x) is
+    Dataset`) gets no fix: the fix makes the file's dataset classes plain, so the test turns False for them, and
+    no MindSpore class stands in (their instances are no GeneratorDataset either). Names those classes: the file's
+    own classes deriving from torch's Dataset (before the fix) or, plain, with __getitem__ and __len__ (after it)."""
+    classes = sorted(name for name in context.types.classes if _derives_from_dataset(context, name, 0) or _map_style_class(context, name))
+    own = f"this file's dataset classes ({', '.join(classes)})" if classes else "a dataset class"
+    example = f"`isinstance(obj, {classes[0] if len(classes) == 1 else '(' + ', '.join(classes) + ')'})`" if classes else "`isinstance(obj, YourDataset)`"
+    return (f"a type test against torch's Dataset class: the port makes {own} plain (`object` as the base, what "
+            "SequenceLoader and GeneratorDataset read), so this test is False for their instances after the fix, and "
+            "one against mindspore.dataset.GeneratorDataset would be too; test your own classes instead, "
+            f"{example}, or the protocol torch's Dataset provides, `hasattr(obj, \"__getitem__\")` "
+            "(torch stays imported while this test does)")
 
 
 BUILDERS = {
