@@ -1,9 +1,20 @@
-"""Runs a mint-era program (`python mint_on_cpu.py SCRIPT ARGS...`) on mindspore 2.10's CPU build past the random
-fills that have no CPU kernel there (InplaceNormal, InplaceUniform, InplaceRandom: every mint layer's parameter
-initialisation, mint.randn/rand/randint/randperm). Parameters are initialised on the host (mindspore.nn.utils.
-no_init_parameters: filled from the same initialisers when first used) and mint.randn/rand/randint/randperm draw the
-same distributions with NumPy. Everything else runs as written, so a stop is a real missing kernel or a broken
-rewrite. Test-side only (tests/execution/test_mindspore_route.py); on Ascend the kernels exist."""
+"""Runs a mint-era program (`python mint_on_cpu.py [--builds LINE] SCRIPT ARGS...`) on mindspore 2.10's CPU build past the
+mint functions that have no CPU kernel there, computing on the host what the kernel would compute. Everything else runs
+as written, so a stop is a real missing kernel or a broken rewrite. Test-side only (tests/execution/
+test_mindspore_route.py); on Ascend the kernels exist. What it emulates, and why (EMULATED; test_mint_on_cpu.py fails the
+day mindspore's CPU build gains one of these kernels, so the emulation can go):
+- mint.randn, mint.rand, mint.randint, mint.randperm (InplaceNormal, InplaceUniform, InplaceRandom, RandpermExt): the
+  same distributions drawn with NumPy (random: no run can match another's values anyway);
+- mint.arange (Arange): numpy.arange, the same values, dtype int64 when start, end and step are all integers, else
+  float32, as mint.arange documents (deterministic: the values are exactly the kernel's for integers). siamese_network
+  makes its labels with it before its model;
+- Tensor.clone (Clone): mindspore.ops.deepcopy (the Identity kernel, which CPU has): the same values, differentiable as
+  clone is. siamese_network clones its images into NumPy before its model.
+Parameter initialisation is not emulated: mint layers initialise their parameters on CPU in mindspore 2.10.0 (the
+initialisers fill on the host; every corpus program's mint era stopped at the same line with and without delaying it
+under mindspore.nn.utils.no_init_parameters, 2026-12-02), so the runner no longer delays it.
+`--builds LINE` writes line_completion.mark(SCRIPT, LINE) to stderr once the statement on that line of the script (the
+one that builds the model) has run to its end: the mint-era check that a stop came after the model was built."""
 
 from __future__ import annotations
 
@@ -13,7 +24,6 @@ import sys
 import mindspore
 import numpy
 from mindspore import mint
-from mindspore.nn.utils import no_init_parameters
 
 
 def _shape(size: tuple) -> tuple[int, ...]:
@@ -34,26 +44,46 @@ def randint(*arguments, generator=None, dtype=None, device=None):
 
 
 def randperm(n, *, generator=None, dtype=None, device=None):
-    return mindspore.Tensor(numpy.random.permutation(n), dtype or mindspore.int64)  # RandpermExt: no CPU kernel (gcn)
+    return mindspore.Tensor(numpy.random.permutation(n), dtype or mindspore.int64)
 
 
-def _initialised_first(to):
-    """Cell.to(dtype) on parameters whose initialisation is delayed crashes mindspore 2.10 (a segmentation fault):
-    initialise them first, as they would have been without the delay."""
-    def cast(self, *arguments, **keywords):
-        self.init_parameters_data()
-        return to(self, *arguments, **keywords)
-    return cast
+def arange(start=0, end=None, step=1, *, dtype=None):
+    if not all(isinstance(value, (int, float)) for value in (start, step, 0 if end is None else end)):
+        return _MINT_ARANGE(start, end, step, dtype=dtype)  # not what mint.arange documents: let it say so
+    start, end = (0, start) if end is None else (start, end)
+    if step == 0 or (end - start) * step <= 0:
+        raise ValueError(f"mint.arange: empty range start={start}, end={end}, step={step} (mint.arange raises ValueError)")
+    integral = all(isinstance(value, int) for value in (start, end, step))
+    return mindspore.Tensor(numpy.arange(start, end, step), dtype or (mindspore.int64 if integral else mindspore.float32))
+
+
+def clone(self):
+    return mindspore.ops.deepcopy(self)  # Identity: a CPU kernel, the same values, and gradients flow back the same
+
+
+_MINT_ARANGE = mint.arange
+# (where, name, what runs in its place, the kernel mindspore 2.10's CPU build lacks for it); test_mint_on_cpu.py calls each
+# original on CPU and fails the day one of them runs
+EMULATED = [(mint, "randn", randn, "InplaceNormal"), (mint, "rand", rand, "InplaceUniform"), (mint, "randint", randint, "InplaceRandom"),
+            (mint, "randperm", randperm, "RandpermExt"), (mint, "arange", arange, "Arange"), (mindspore.Tensor, "clone", clone, "Clone")]
 
 
 def main() -> None:
-    mint.randn, mint.rand, mint.randint, mint.randperm = randn, rand, randint, randperm
-    mindspore.nn.Cell.to = _initialised_first(mindspore.nn.Cell.to)
+    for owner, name, replacement, _kernel in EMULATED:
+        setattr(owner, name, replacement)
+    builds = None
+    if sys.argv[1] == "--builds":
+        builds = int(sys.argv[2])
+        del sys.argv[1:3]
     script = sys.argv[1]
     sys.argv = sys.argv[1:]
     sys.path.insert(0, ".")
-    with no_init_parameters():
+    if builds is None:
         runpy.run_path(script, run_name="__main__")
+    else:
+        import line_completion  # beside this file (sys.path[0]); test_mint_on_cpu.py imports this module as a package's
+
+        line_completion.run(script, builds)
 
 
 if __name__ == "__main__":

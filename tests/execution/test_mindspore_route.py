@@ -2,11 +2,12 @@
 mindspore` and then run with the real mindspore on CPU (issue 17).
 
 Two eras: the default (2.10, `mint` layers) and `--mindspore-version 2.4` (ops/nn layers). The ops/nn era must
-run the program to its end. The mint era runs under mint_on_cpu.py (the random fills of parameter
-initialisation and mint.randn/rand/randint/randperm have no CPU kernel in mindspore 2.10: the runner draws them on the
-host), and some layers have no CPU kernel either (Conv2d, BatchNorm, cross_entropy), so a run may stop there,
-and only there: any other error is a broken rewrite, and only after the program's models were built (`builds`:
-the mint-era result must import and construct in every program). A program that does not run yet is an `xfail(strict=True)` naming where it stops,
+run the program to its end. The mint era runs under mint_on_cpu.py (mint.randn/rand/randint/randperm/arange and
+Tensor.clone have no CPU kernel in mindspore 2.10: the runner computes them on the host or with a CPU kernel of the same
+result), and some layers have no CPU kernel either (Conv2d, BatchNorm, cross_entropy), so a run may stop there,
+and only there: any other error is a broken rewrite, and only after the program's model was built (`builds`:
+the mint-era result must import and construct in every program; the runner writes line_completion.mark once the
+`builds` statement has run to its end, wherever it sits: test_line_completion.py). A program that does not run yet is an `xfail(strict=True)` naming where it stops,
 so it fails the day it starts to run (then the mark goes). A program whose fixed version must stop at a line
 that is advice only (`advice`: no MindSpore counterpart exists) is checked to stop exactly there, with the
 finding on that line saying why. Needs mindspore 2.10 in this interpreter (CI stage 38-execution); skips
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.execution.line_completion import mark
 
 CORPUS = Path(__file__).parent / "corpus"
 MINT, OPS_NN = "2.10", "2.4"
@@ -36,15 +38,15 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("mindspore") is None, r
 
 # What a mint-era run may stop at: mindspore 2.10 has no CPU kernel for the op (never a broken rewrite).
 MISSING_CPU_KERNEL = re.compile(r"Create kernelmod for op \w+ failed|The kernel \w+ unregistered|[Uu]nsupported op \[\w+\] on CPU|not support.* on CPU")
-# The mint era runs under this runner: parameters initialised on the host and mint.randn/rand/randint/randperm drawn with
-# NumPy, since mindspore 2.10's CPU build has no kernel for those random fills (every mint layer's initialisation).
+# The mint era runs under this runner: mint.randn/rand/randint/randperm drawn with NumPy, mint.arange and Tensor.clone
+# computed with the same result, since mindspore 2.10's CPU build has no kernel for them (its docstring lists why).
 MINT_ON_CPU = Path(__file__).parent / "mint_on_cpu.py"
 
 
 @dataclass(frozen=True)
 class Advice:
     """Where a fixed program must stop because the line has no MindSpore counterpart, and what its finding says."""
-    line: str  # the text of the script's line the run stops at (the outermost frame of the traceback)
+    line: str  # the text of the script's line the run stops at (the innermost frame of the traceback in the script)
     code: str  # the finding a re-scan reports on that line
     says: str  # words of that finding's message
 
@@ -53,7 +55,7 @@ class Advice:
 class Program:
     name: str  # its folder under corpus/
     script: str  # the file run
-    builds: str  # the text of the script's line that constructs the (last) model: a run must get past it
+    builds: str  # how the statement that constructs the (last) model begins: a mint-era stop must come after it ran
     arguments: tuple[str, ...] = ()
     plain: bool = True  # a plain model/training script: no torch import may be left
     stops: dict[str, str] | None = None  # era → where it stops today (xfail reason)
@@ -112,7 +114,9 @@ PROGRAMS = [
             stops={OPS_NN: "APP_MATCHER.__getitem__ indexes a MindSpore tensor with the numpy.int64 np.where gave (mindspore "
                            "2.10 refuses NumPy integers as indices), under torch's DataLoader, which is left: the dataset is "
                            "a class of the file, not a TensorDataset (MS102 at the DataLoader says to write a GeneratorDataset)",
-                   MINT: "the data is made before the model: mint.arange has no CPU kernel in mindspore 2.10"}),
+                   MINT: "the model is built (mint.arange and clone() before it run under mint_on_cpu.py), then "
+                         "APP_MATCHER.__getitem__ indexes a MindSpore tensor with the numpy.int64 np.where gave, under "
+                         "torch's DataLoader"}),
 ]
 
 
@@ -167,23 +171,25 @@ def torch_imports(path: Path) -> list[str]:
 def test_fixed_program_runs_on_mindspore(program: Program, era: str, fixed) -> None:
     directory = fixed(program, era)
     environment = dict(os.environ, GLOG_v="3", PYTHONWARNINGS="ignore")
-    runner = [str(MINT_ON_CPU)] if era == MINT else []
+    script = (directory / program.script).read_text(encoding="utf-8").splitlines()
+    builds = line_of(script, program.builds)
+    runner = [str(MINT_ON_CPU), "--builds", str(builds)] if era == MINT else []
     run = subprocess.run([sys.executable, *runner, program.script, *program.arguments], cwd=directory, capture_output=True,
                          text=True, timeout=RUN_SECONDS, env=environment)
     tail = "\n".join((run.stdout + run.stderr).splitlines()[-25:])
-    script = (directory / program.script).read_text(encoding="utf-8").splitlines()
     if program.advice is not None:
         assert run.returncode != 0, f"{program.name} ({era}) ran past its advice-only line {program.advice.line!r}: drop the advice"
-        assert script[stopped_at(run.stderr, directory / program.script, innermost=True) - 1].strip().startswith(program.advice.line), tail
+        assert script[stopped_at(run.stderr, directory / program.script) - 1].strip().startswith(program.advice.line), tail
         assert_reported(directory, era, program.script, line_of(script, program.advice.line), program.advice)
         return
     if run.returncode != 0 and era == MINT and era not in (program.stops or {}):  # a known stop is its xfail, never a skip
         missing = MISSING_CPU_KERNEL.search(run.stderr)
         assert missing, f"the mint-era result failed for another reason than a missing CPU kernel:\n{tail}"
         stop = stopped_at(run.stderr, directory / program.script)
-        assert stop > line_of(script, program.builds), f"the mint-era result stopped before its model was built:\n{tail}"
-        pytest.skip(f"mint era: imports and builds the model, then stops at line {stop} at a layer without a CPU kernel "
-                    f"in mindspore 2.10 ({missing.group(0)})")
+        assert mark(program.script, builds) in run.stderr, \
+            f"the mint-era result stopped at line {stop} before its model was built (line {builds} never ran to its end):\n{tail}"
+        pytest.skip(f"mint era: {program.name} imports and builds the model, then stops at line {stop} at an op without a "
+                    f"CPU kernel in mindspore 2.10 ({missing.group(0)})")
     assert run.returncode == 0, f"{program.name} ({era}) exited {run.returncode}:\n{tail}"
     if program.plain:
         for path in sorted(directory.glob("*.py")):
@@ -197,13 +203,14 @@ def line_of(script: list[str], text: str) -> int:
     return numbers[0]
 
 
-def stopped_at(stderr: str, script: Path, innermost: bool = False) -> int:
-    """The line of `script` the run was executing when it failed: the outermost traceback frame in that file
-    (the script's statement that called whatever raised), or the innermost (the line inside the script's function
-    that raised: an advice-only line in a function)."""
+def stopped_at(stderr: str, script: Path) -> int:
+    """The line of `script` the run was executing when it failed: the innermost traceback frame in that file (the
+    line inside the script's function that raised: an advice-only line in a function, the call into a layer without a
+    CPU kernel). Never whether the model was built: the outermost frame of a script that does everything in main() is
+    the `main()` call at its bottom (line_completion.py tells that)."""
     frames = [int(number) for path, number in re.findall(r'File "([^"]+)", line (\d+)', stderr) if Path(path).name == script.name]
     assert frames, f"no traceback frame in {script.name}:\n{stderr[-2000:]}"
-    return frames[-1] if innermost else frames[0]
+    return frames[-1]
 
 
 def assert_reported(directory: Path, era: str, script: str, line: int, advice: Advice) -> None:
