@@ -27,6 +27,9 @@
 # eras) 29 s of CPU, 1 min 52 s wall on 2 cores shared by 7 agents.
 # Session 7 (dcgan7): test_dcgan_resumes_from_its_own_checkpoints (two dcgan runs, ops/nn era) 71 s,
 # test_max_pool2d_positions.py and test_dropout2d_input.py (now with the function form) together 75 s, busy cores.
+# Session 10 (mintera10): test_mint_on_cpu.py (each emulated mint op's kernel missing on CPU, 7 interpreters) and
+# test_line_completion.py (the mint-era `builds` check on small scripts) together 21 s of CPU, 46 s wall; the mint era of
+# test_mindspore_route.py (-k mint, 15 runs) 120 s of CPU before (delayed parameter initialisation) and 81 s after.
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"
