@@ -115,7 +115,9 @@ def as_tuples(findings) -> list[tuple]:
 def parsed_findings(analysis) -> list:
     """The findings of the statements that parse: what a full analysis of the same text finds. (A statement
     that does not parse keeps its earlier findings in an incremental analysis: tests/analysis/test_incremental.py.)"""
-    return [finding for chunk in analysis.chunks if not chunk.error for finding in chunk.findings]
+    found = [finding for chunk in analysis.chunks if not chunk.error for finding in chunk.findings]
+    # with the module's own findings (unused imports, decided from every chunk: none while a statement does not parse)
+    return sorted(found + analysis.unused_imports, key=lambda finding: (finding.line, finding.column, finding.code))
 
 
 @st.composite
