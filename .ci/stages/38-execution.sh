@@ -30,6 +30,8 @@
 # Session 10 (mintera10): test_mint_on_cpu.py (each emulated mint op's kernel missing on CPU, 7 interpreters) and
 # test_line_completion.py (the mint-era `builds` check on small scripts) together 21 s of CPU, 46 s wall; the mint era of
 # test_mindspore_route.py (-k mint, 15 runs) 120 s of CPU before (delayed parameter initialisation) and 81 s after.
+# Session 10 (npindex10): test_numpy_index.py (a tensor indexed by NumPy integers, fixed in both eras, against torch;
+# 3 tests) 72 s wall, 18 s of CPU on 2 cores shared by 7 agents.
 stage=38-execution
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"

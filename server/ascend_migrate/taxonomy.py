@@ -88,6 +88,8 @@ _CODE_TABLE = (
     CodeInfo("MS214", "ms-structure", "tensor-size-call", "x.size(d) becomes x.shape[d]: a MindSpore tensor's size is its element count."),
     CodeInfo("MS215", "ms-structure", "loader-dataset-size", "len(loader.dataset) becomes the size of the pipeline's source: a MindSpore dataset has no .dataset."),
     CodeInfo("MS216", "ms-structure", "dropout2d-input", "A Dropout2d call gets its input as (N, C, -1, 1): MindSpore's Dropout2d takes 4-D input only."),
+    CodeInfo("MS217", "ms-structure", "numpy-integer-index", "A tensor indexed by a NumPy integer gets int(index): mindspore 2.10 refuses NumPy integers as indices."),
+    CodeInfo("MS218", "ms-structure", "numpy-array-index", "A tensor indexed by a NumPy integer array gets mindspore.Tensor(index): mindspore 2.10 refuses NumPy arrays as indices."),
     CodeInfo("MS221", "ms-structure", "cell-dtype-cast", "model.double()/float()/half() become Cell.to(dtype): a Cell has no cast methods."),
     CodeInfo("MS222", "ms-structure", "embedding-table", "An ops/nn-era Embedding's weight is its embedding_table."),
     CodeInfo("MS223", "ms-structure", "layer-class-name-branch", "In a branch that picks layers by class name, an ops/nn-era layer's parameter has its MindSpore name (BatchNorm weight is gamma)."),

@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable
 from typing import Any
 
+from ascend_migrate.analysis import numpy_values
 from ascend_migrate.analysis.call_sites import STARRED
 from ascend_migrate.analysis.dictionary_keys import DictionaryTracker
 from ascend_migrate.analysis.project_classes import project_module_type
@@ -344,7 +345,12 @@ class Walker:
                 binding = self.lookup(value.id)
                 if binding is not None and binding[0] == "elements":
                     return binding[1]  # an element of a comprehension of known elements
-            return TENSOR if self.infer(value) == TENSOR else None
+            value_type = self.infer(value)
+            if value_type == TENSOR:
+                return TENSOR
+            if value_type is not None and value_type.startswith(_ELEMENT_CONTAINERS):  # np.where(c)[0][i], groups[key]
+                return numpy_values.element_type(value_type, node.slice, self.infer)
+            return None
         return None
 
     def instance_attribute(self, owner: str, name: str) -> str | None:
@@ -404,6 +410,8 @@ class Walker:
         if qualified is not None:
             if is_tensor_function(qualified):
                 return TENSOR
+            if qualified[:6] == "numpy." or qualified in numpy_values.PYTHON_INTS:
+                return numpy_values.call_type(qualified, node, self.infer)
             constructed = constructed_type(qualified) or keras_logits_loss_type(qualified, node)
             if constructed is None and qualified[:1] != "." and not qualified.startswith(_LIBRARY_ROOTS):
                 constructed = self.project_type(qualified)
@@ -432,6 +440,8 @@ class Walker:
                 return TENSOR
             if receiver_type is not None:
                 family = self.types.family(receiver_type)
+                if receiver_type[:6] == "numpy.":
+                    return numpy_values.method_type(receiver_type, func.attr, node)
                 if func.attr == "add_weight" and KERAS_LAYER in family:
                     return KERAS_VARIABLE  # a Keras layer's weight: its .assign(...) is a MindSpore Parameter's set_data
                 if func.attr == "scale" and GRAD_SCALER in family:
@@ -657,6 +667,8 @@ class Walker:
         self._dispatch[type(value)](value)
         if updated is not None:
             self.dictionaries.record_write(updated, value)
+        if type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr in ("update", "setdefault"):
+            self.type_dict_write(value.func.value, None)  # values of any type may come in: no element type any more
 
     def visit_return(self, node: ast.Return) -> None:
         value = node.value
@@ -674,6 +686,8 @@ class Walker:
         value = node.value
         self._dispatch[type(value)](value)
         value_type = self.infer(value)
+        if value_type is None and type(value) is ast.Dict and not value.keys:
+            value_type = numpy_values.DICT  # `groups = {}`: its elements are typed by the writes that follow
         module_level = len(self.scopes) == 1
         for target in node.targets:
             if module_level and self.watched and type(target) is ast.Subscript and type(target.value) is ast.Name:
@@ -701,10 +715,27 @@ class Walker:
             if type(target) is ast.Name:
                 if self.dictionaries.may_remember(value):
                     self.dictionaries.remember(target.id, value)
-            elif type(target) is ast.Subscript and type(target.value) is ast.Name:
-                self.dictionaries.record_write(target.value.id, target)  # d["shuffle"] = True
+            elif type(target) is ast.Subscript:
+                self.type_dict_write(target.value, value_type)
+                if type(target.value) is ast.Name:
+                    self.dictionaries.record_write(target.value.id, target)  # d["shuffle"] = True
         for handler in self._on_assignment:
             handler(self.context, node.targets, value)
+
+    def type_dict_write(self, container: ast.expr, value_type: str | None) -> None:
+        """`groups[key] = value` on a dict typed empty (a name of this scope, or `self.groups`): what its elements are."""
+        if type(container) is ast.Name:
+            binding = self.scopes[-1].get(container.id)
+            if binding is not None and binding[0] == "value":
+                updated = numpy_values.dict_after_write(binding[1], value_type)
+                if updated is not None:
+                    self.bind(container.id, ("value", updated))
+        elif type(container) is ast.Attribute and type(container.value) is ast.Name and container.value.id == "self" and \
+                self.class_stack and self.class_stack[-1] is not None:
+            attributes = self.class_stack[-1].attributes
+            updated = numpy_values.dict_after_write(attributes.get(container.attr), value_type)
+            if updated is not None:
+                attributes[container.attr] = updated
 
     def visit_annotation(self, annotation: ast.expr) -> None:
         """An annotation runs nothing: the rules hear of it (`context.in_annotation`) and may stay quiet."""
@@ -1066,6 +1097,8 @@ _STRING_SHAPES = frozenset({ast.Constant, ast.JoinedStr, ast.IfExp, ast.List, as
 # Contexts and operators: nothing to read in them (the handlers of their parents look at them directly).
 _IGNORED = {subclass: _ignore for skipped in _SKIPPED for subclass in (skipped, *skipped.__subclasses__())}
 _SCALAR_TYPES = (str, int, float, complex, bool, bytes, type(None), type(Ellipsis))
+# Types whose elements analysis/numpy_values.py knows (an index array, a tuple of them, a dict typed by its writes).
+_ELEMENT_CONTAINERS = ("numpy.", "tuple[numpy.", "builtins.dict[")
 
 
 def _typed_self_attribute(walker, target: ast.expr) -> bool:

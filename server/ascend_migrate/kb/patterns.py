@@ -51,6 +51,9 @@ PATTERN_NAMES = frozenset({
     "loader-dataset-size",
     "dropout2d-input",
     "dropout2d-function-input",
+    # analysis/rules/numpy_index.py (MindSpore route, issue 17: siamese_network)
+    "numpy-integer-index",
+    "numpy-array-index",
     # analysis/rules/tf_data.py
     "tf-data-from-tensor-slices",
     # analysis/rules/format_spec.py

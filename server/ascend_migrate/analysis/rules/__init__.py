@@ -15,7 +15,7 @@ Dropout2d called on any rank, MindSpore route), loader_dataset (len(loader.datas
 keyword its MindSpore counterpart names otherwise), phase_step (a step run only in the training phase under set_grad_enabled),
 linear_sizes (an ops/nn-era Dense's in_channels/out_channels), parameter_values (a layer parameter filled in place),
 random_generator (what becomes of `generator=` on torch's random calls, MindSpore route), unused_torch_imports (a torch
-import nothing uses, MindSpore route).
+import nothing uses, MindSpore route), numpy_index (a tensor indexed by a NumPy integer, MindSpore route).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ascend_migrate.analysis.rules import (
     loader_dataset,
     methods,
     names,
+    numpy_index,
     parameter_values,
     patterns,
     phase_step,
@@ -81,6 +82,7 @@ RULES: tuple[Rule, ...] = (
     tf_data.RULE,
     format_spec.RULE,
     dropout2d_input.RULE,
+    numpy_index.RULE,
     loader_dataset.RULE,
     random_generator.RULE,
     unused_torch_imports.RULE,
