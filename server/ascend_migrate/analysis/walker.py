@@ -658,17 +658,19 @@ class Walker:
         value = node.value
         if type(value) is ast.Constant and type(value.value) is str:
             return  # a docstring or a bare string: prose, never a finding
-        updated: str | None = None  # d.update(...) / d.setdefault(...): the dict it writes
-        if type(value) is ast.Call and type(value.func) is ast.Attribute and type(value.func.value) is ast.Name and \
-                value.func.attr in ("update", "setdefault"):
-            updated = value.func.value.id
-            if updated in self.watched and len(self.scopes) == 1:
-                self.permitted.add(id(value.func.value))  # recorded below
-        self._dispatch[type(value)](value)
-        if updated is not None:
-            self.dictionaries.record_write(updated, value)
+        written: ast.expr | None = None  # d.update(...) / d.setdefault(...): the dict it writes
+        updated: str | None = None  # its name when it is a name
         if type(value) is ast.Call and type(value.func) is ast.Attribute and value.func.attr in ("update", "setdefault"):
-            self.type_dict_write(value.func.value, None)  # values of any type may come in: no element type any more
+            written = value.func.value
+            if type(written) is ast.Name:
+                updated = written.id
+                if updated in self.watched and len(self.scopes) == 1:
+                    self.permitted.add(id(written))  # recorded below
+        self._dispatch[type(value)](value)
+        if written is not None:
+            if updated is not None:
+                self.dictionaries.record_write(updated, value)
+            self.type_dict_write(written, None)  # values of any type may come in: no element type any more
 
     def visit_return(self, node: ast.Return) -> None:
         value = node.value

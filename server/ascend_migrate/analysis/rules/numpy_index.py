@@ -25,10 +25,17 @@ INTEGER_PATTERN = "numpy-integer-index"
 ARRAY_PATTERN = "numpy-array-index"
 
 
+# The index shapes a NumPy integer or index array can have (a literal, a slice, an operation never is one).
+_TYPED_SHAPES = (ast.Name, ast.Subscript, ast.Call, ast.Attribute)
+
+
 def on_subscript(context: RuleContext, node: ast.Subscript) -> None:
     index = node.slice
     if type(index) is ast.Tuple:  # t[i, 0]: each NumPy integer in it
-        pattern, parts = INTEGER_PATTERN, [(item, "int({})") for item in index.elts if context.infer(item) == NUMPY_INTEGER]
+        pattern, parts = INTEGER_PATTERN, [(item, "int({})") for item in index.elts
+                                           if type(item) in _TYPED_SHAPES and context.infer(item) == NUMPY_INTEGER]
+    elif type(index) not in _TYPED_SHAPES:
+        return  # x[0], x[:, 1], x[a + b]
     else:
         index_type = context.infer(index)
         if index_type == NUMPY_INTEGER:
