@@ -17,6 +17,7 @@ from ascend_migrate.analysis.chunks import MAX_NESTING_MESSAGE, Chunk, collector
 from ascend_migrate.analysis.dictionary_keys import KEYS_MARK, WATCHED_MARK
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import FileError, FileResult, Finding
+from ascend_migrate.analysis.npu_branches import without_unreached
 from ascend_migrate.analysis.one_per_edit import one_per_edit
 from ascend_migrate.analysis.rules.api import RuleContext, mentioned_frameworks
 from ascend_migrate.analysis.rules.imports import ENTRY_POINT_MARK
@@ -412,6 +413,8 @@ class ChunkRunner:
                 del self.walker.scopes[1:]
                 self.walker.class_stack.clear()
             chunk.findings = one_per_edit(sorted(self.context.findings, key=_position))
+            if self.analysis.settings.target == "npu":
+                chunk.findings = without_unreached(chunk.findings, chunk.statements, factory)
             # The syntax tree is read only while its chunk is walked; an incremental run parses afresh the
             # chunks it walks again. Dropping it is most of a kept analysis's memory (the server keeps one
             # per open document).

@@ -33,6 +33,7 @@ from ascend_migrate.analysis.rules.api import (
     REFERENCE,
     STRING,
     SUBSCRIPT,
+    WRITTEN_THROUGH,
     RuleContext,
     build_hooks,
 )
@@ -627,7 +628,10 @@ class Walker:
         value, index = node.value, node.slice
         if self.watched and type(value) is ast.Name and type(node.ctx) is ast.Load:
             self.permitted.add(id(value))  # kwargs["batch_size"]: a read
-        dispatch[type(value)](value)
+        if type(value) is ast.Attribute and type(node.ctx) is ast.Store:
+            self.visit_attribute(value, None, intermediate=WRITTEN_THROUGH)  # `p.data[:] = v`: a write into p.data
+        else:
+            dispatch[type(value)](value)
         index_type = type(index)
         if not built and ((index_type is ast.Attribute and index.attr[:1].isupper()) or  # type: ignore[attr-defined]
                           (index_type is ast.Name and index.id[:1].isupper())):  # type: ignore[attr-defined]
