@@ -33,7 +33,7 @@ from ascend_migrate.analysis.rules.api import (
     REFERENCE,
     STRING,
     SUBSCRIPT,
-    WRITTEN_THROUGH,
+    WRITTEN_IN_PLACE,
     RuleContext,
     build_hooks,
 )
@@ -629,7 +629,7 @@ class Walker:
         if self.watched and type(value) is ast.Name and type(node.ctx) is ast.Load:
             self.permitted.add(id(value))  # kwargs["batch_size"]: a read
         if type(value) is ast.Attribute and type(node.ctx) is ast.Store:
-            self.visit_attribute(value, None, intermediate=WRITTEN_THROUGH)  # `p.data[:] = v`: a write into p.data
+            self.visit_attribute(value, None, intermediate=WRITTEN_IN_PLACE)  # `p.data[:] = v`: a write into p.data
         else:
             dispatch[type(value)](value)
         index_type = type(index)
@@ -776,7 +776,9 @@ class Walker:
             if type(node.op) is not ast.BitOr and self.infer(node.value) == TENSOR and self.infer(target) is None:
                 # `correct = 0` then `correct += (pred == y).sum()`: a number plus a tensor is a tensor from here on
                 self.bind(target.id, ("value", TENSOR))
-        if type(target) is not ast.Name:
+        if type(target) is ast.Attribute:
+            self.visit_attribute(target, None, intermediate=WRITTEN_IN_PLACE)  # `p.data *= 0.5` scales p.data in place
+        elif type(target) is not ast.Name:
             self.visit(target)
 
     def visit_target(self, target: ast.expr, value_type: str | None) -> None:

@@ -22,9 +22,9 @@ from ascend_migrate.kb.index import RouteView
 IMPORT = "import"  # (node: ast.Import | ast.ImportFrom), before its names are bound
 REFERENCE = "reference"  # (qualified: str, node, call: ast.Call | None, root: str | None): a name rooted in an import
 ATTRIBUTE = "attribute"  # (node: ast.Attribute, receiver_type: str | None, call, intermediate: str): not rooted in an import;
-# intermediate is the attribute read on this one (`synchronize` for `.cuda` in `x.cuda.synchronize()`), WRITTEN_THROUGH
-# when the attribute's value is written through a subscript (`p.data[:] = v` calls `__setitem__` on it), else ""
-WRITTEN_THROUGH = "__setitem__"
+# intermediate is the attribute read on this one (`synchronize` for `.cuda` in `x.cuda.synchronize()`), WRITTEN_IN_PLACE
+# when the attribute's value is written in place (`p.data[:] = v`, `p.data *= v`), else ""
+WRITTEN_IN_PLACE = "<written in place>"  # no identifier: never an attribute's name
 CALL = "call"  # (node: ast.Call), after its callee and arguments were visited
 BINARY_OPERATION = "binary-operation"  # (node: ast.BinOp), after both operands
 COMPARE = "compare"  # (node: ast.Compare)

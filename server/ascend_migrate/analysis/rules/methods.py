@@ -9,7 +9,7 @@ from typing import cast
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
 from ascend_migrate.analysis.restrictions import applies_at
-from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, WRITTEN_THROUGH, Example, Rule, RuleContext
+from ascend_migrate.analysis.rules.api import ATTRIBUTE, METHOD_DEFINITION, WRITTEN_IN_PLACE, Example, Rule, RuleContext
 from ascend_migrate.analysis.rules.names import adapted_arguments, with_reason
 from ascend_migrate.analysis.rules.parameter_values import METHOD_BUILDERS as VALUE_BUILDERS
 from ascend_migrate.analysis.rules.parameter_values import READ_THROUGH
@@ -44,7 +44,7 @@ def on_attribute(
         matched = [entry for entry in entries if entry.receiver_type in family]
         confidence = "inferred"
     else:
-        if (intermediate and intermediate != WRITTEN_THROUGH) or _receiver_is_foreign(node.value) or _is_local_class(context, node.value):
+        if (intermediate and intermediate != WRITTEN_IN_PLACE) or _receiver_is_foreign(node.value) or _is_local_class(context, node.value):
             return
         matched = [entry for entry in entries if entry.receiver == "any" and _fits_torch_signature(entry.api, call)]
         confidence = "heuristic"
@@ -57,8 +57,8 @@ def on_attribute(
             continue
         if entry.api in _BOOL_IN_TORCH and _result_used_as_tensor(context, call):
             continue  # `pred.equal(target).sum()`: MindSpore's element-wise equal (what the fix of `eq` writes)
-        if entry.api in READ_THROUGH and (intermediate == WRITTEN_THROUGH or (intermediate.endswith("_") and not intermediate.startswith("_"))):
-            continue  # `p.data.uniform_(-r, r)`, `p.data[:] = v`: the in-place write is the change, if any, under its own entry
+        if entry.api in READ_THROUGH and (intermediate == WRITTEN_IN_PLACE or (intermediate.endswith("_") and not intermediate.startswith("_"))):
+            continue  # `p.data.uniform_(-r, r)`, `p.data[:] = v`, `p.data *= v`: an in-place write, reported (if at all) on its own
         if entry.target == "mindspore.Parameter" and _is_layer_parameter(context, node.value):
             continue  # `fc.bias.requires_grad = False`: a layer's weight is a Parameter in MindSpore too, which has it
         fix: Fix | NotFixed | None = _method_fix(context, entry, node, call, span)
