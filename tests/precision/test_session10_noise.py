@@ -49,6 +49,23 @@ DEVICE_CHAINS = """
     def synchronize(device_type):
         if device_type != 'npu':
             torch.cuda.synchronize()
+
+
+    def place(model, args):
+        if args.distributed:
+            torch.cuda.set_device(args.gpu)
+        elif is_npu_available():
+            model.npu()
+        elif is_cuda_available():
+            torch.cuda.set_device(0)
+
+
+    def wrap(model, gpu):
+        if gpu is not None and torch.npu.is_available():
+            torch.npu.set_device(gpu)
+        else:
+            model = torch.nn.DataParallel(model).cuda()
+        return model
 """
 
 
@@ -57,12 +74,16 @@ def cuda_lines(findings):
 
 
 def test_the_branches_an_npu_machine_never_takes_are_quiet_on_the_npu_route(scan):
-    # Quiet: the CUDA branches of chains that test for the NPU (lines 10-11, 17-18 and the else at 19-20).
-    # Reported: line 27 follows an `if` on the NPU, it is no branch of a chain; line 32 is in a chain with no NPU
-    # branch (on an NPU machine the cache is never emptied); line 39 is under a negated NPU test, whose `else`
-    # is the branch an NPU machine takes; line 46 under `!= 'npu'` likewise.
+    # Quiet: the CUDA branches of chains that test for the NPU (lines 10-11, 17-18 and the else at 19-20; line 55,
+    # after the NPU's branch). Reported: line 27 follows an `if` on the NPU, it is no branch of a chain; line 32 is
+    # in a chain with no NPU branch (on an NPU machine the cache is never emptied); line 39 is under a negated NPU
+    # test, whose `else` is the branch an NPU machine takes; line 46 under `!= 'npu'` likewise; line 51 comes
+    # before the NPU's branch and asks for no other device (a distributed run on the NPU takes it); line 62 is
+    # the `else` of a test that may not hold on the NPU (`gpu is not None and ...`: without a device index the
+    # NPU machine builds the DataParallel, which Ascend refuses).
     findings = scan(DEVICE_CHAINS, target="npu")
-    assert cuda_lines(findings) == [27, 32, 39, 46]
+    assert cuda_lines(findings) == [27, 32, 39, 46, 51, 62]
+    assert [finding.line for finding in findings if finding.code == "NPU201"] == [62]
 
 
 def test_a_mindspore_port_still_replaces_every_branch(scan):

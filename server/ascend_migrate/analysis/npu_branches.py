@@ -19,6 +19,10 @@ from ascend_migrate.analysis.findings import Finding
 # Words of a name or string that say Ascend: `is_npu_available()`, `torch.npu.is_available()`, `IS_NPU_AVAILABLE`,
 # `is_hccl_backend`, `device == 'npu:0'`, `backend == 'hccl'`, `soc == 'Ascend910B'` (the word begins the string).
 _ASCEND_WORDS = frozenset({"npu", "hccl", "ascend"})
+# Words of another accelerator or its collective backend: a test for one of them does not hold on an NPU machine.
+# The host's words (cpu, gloo, auto, meta) are not among them: an NPU machine may take such a branch.
+_OTHER_DEVICE_WORDS = frozenset({"cuda", "gpu", "nccl", "mps", "xpu", "mlu", "cncl", "musa", "mccl", "hip", "rocm",
+                                 "xla", "tpu", "hpu", "dipu", "smddp", "nvidia"})
 # A comparison with these asks whether the code is NOT on the NPU: its branch is not the NPU's.
 _NEGATED = (ast.NotEq, ast.NotIn, ast.IsNot)
 
@@ -42,18 +46,22 @@ def _span(node: ast.AST, factory: FindingFactory) -> tuple[Position, Position]:
 
 
 def _unreached(statements: list[ast.stmt]):
-    """The tests and statements of every branch an NPU machine does not take, in `statements` at any depth."""
+    """The tests and statements of every branch an NPU machine does not take, in `statements` at any depth: in an
+    if/elif chain with a branch whose test holds whenever the code runs on the NPU, every branch after it, and
+    every branch before it whose test asks for another device (which does not hold there)."""
     continued: set[int] = set()  # `elif` nodes: read with the chain that holds them
     for node in (part for statement in statements for part in ast.walk(statement)):
         if type(node) is ast.If and id(node) not in continued:
             branches, last = _chain(node)
-            continued.update(id(test_holder) for test_holder, _ in branches[1:])
-            if any(_tests_npu(holder.test) for holder, _ in branches):
-                for holder, body in branches:
-                    if not _tests_npu(holder.test):
-                        yield holder.test
-                        yield from body
-                yield from last
+            continued.update(id(holder) for holder, _ in branches[1:])
+            npu_branch = next((index for index, (holder, _) in enumerate(branches) if _holds_on_npu(holder.test)), None)
+            if npu_branch is None:
+                continue
+            for index, (holder, body) in enumerate(branches):
+                if index > npu_branch or (index < npu_branch and _asks_for_another_device(holder.test)):
+                    yield holder.test
+                    yield from body
+            yield from last
         elif type(node) is ast.ClassDef:
             methods = {statement.name: statement for statement in node.body
                        if type(statement) is ast.FunctionDef or type(statement) is ast.AsyncFunctionDef}
@@ -71,22 +79,50 @@ def _chain(head: ast.If) -> tuple[list[tuple[ast.If, list[ast.stmt]]], list[ast.
     return branches, node.orelse
 
 
-def _tests_npu(test: ast.expr) -> bool:
-    """Whether a branch's test holds when the code runs on the NPU: it asks for the NPU without negating it
-    (`is_npu_available()`, `device.type == 'npu'`, `backend in ('hccl', 'nccl')`, `a and is_hccl_backend`)."""
+def _holds_on_npu(test: ast.expr) -> bool:
+    """Whether a branch's test holds whenever the code runs on the NPU: it asks for the NPU without negating it
+    (`is_npu_available()`, `device.type == 'npu'`, `backend in ('hccl', 'nccl')`, `is_hccl_backend or use_cpu`).
+    `args.gpu is not None and torch.npu.is_available()` may not hold there: the NPU can fall to a later branch."""
     if isinstance(test, ast.BoolOp):
-        return any(_tests_npu(value) for value in test.values)
+        if isinstance(test.op, ast.Or):
+            return any(_holds_on_npu(value) for value in test.values)
+        return all(_holds_on_npu(value) for value in test.values)
+    return _asks_for(test, _names_ascend)
+
+
+def _asks_for_another_device(test: ast.expr) -> bool:
+    """Whether a branch's test holds only on another device (`is_cuda_available()`, `backend == Backend.NCCL`,
+    `device_type == 'cuda'`, `hasattr(torch.backends, 'mps') and torch.backends.mps.is_available()`), so an NPU
+    machine does not take it when the chain has an NPU branch of its own."""
+    if isinstance(test, ast.BoolOp):
+        if isinstance(test.op, ast.And):
+            return any(_asks_for_another_device(value) for value in test.values)
+        return all(_asks_for_another_device(value) for value in test.values)
+    return _asks_for(test, _names_another_device)
+
+
+def _asks_for(test: ast.expr, names) -> bool:
+    """A positive test (a call, a name, an attribute, or a comparison by ==, in or is) whose parts `names`."""
     if isinstance(test, ast.Compare):
         if any(isinstance(operator, _NEGATED) for operator in test.ops):
             return False
-        return any(_names_ascend(operand) for operand in (test.left, *test.comparators))
+        return any(names(operand) for operand in (test.left, *test.comparators))
     if isinstance(test, (ast.Call, ast.Name, ast.Attribute)):
-        return _names_ascend(test)
+        return names(test)
     return False
 
 
 def _names_ascend(node: ast.expr) -> bool:
     """Whether an expression names Ascend: a name, attribute or string whose words include npu, hccl or ascend."""
+    return _names(node, _ASCEND_WORDS)
+
+
+def _names_another_device(node: ast.expr) -> bool:
+    return _names(node, _OTHER_DEVICE_WORDS)
+
+
+def _names(node: ast.expr, wanted: frozenset[str]) -> bool:
+    """Whether a name, attribute or string in `node` has one of the `wanted` words."""
     for part in ast.walk(node):
         if isinstance(part, ast.Name):
             words = part.id
@@ -96,7 +132,7 @@ def _names_ascend(node: ast.expr) -> bool:
             words = part.value.split(":", 1)[0]
         else:
             continue
-        if _ASCEND_WORDS.intersection(_words(words)):
+        if wanted.intersection(_words(words)):
             return True
     return False
 
