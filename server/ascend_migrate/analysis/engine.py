@@ -414,7 +414,8 @@ class ChunkRunner:
                 self.walker.class_stack.clear()
             chunk.findings = one_per_edit(sorted(self.context.findings, key=_position))
             if self.analysis.settings.target == "npu":
-                chunk.findings = without_unreached(chunk.findings, chunk.statements, factory)
+                chunk.findings = without_unreached(chunk.findings, chunk.statements, factory,
+                                                   self.analysis.lines[chunk.start - 1:chunk.end])
             # The syntax tree is read only while its chunk is walked; an incremental run parses afresh the
             # chunks it walks again. Dropping it is most of a kept analysis's memory (the server keeps one
             # per open document).

@@ -11,7 +11,9 @@ one expression (`"npu" if ... else "cuda"`, rules/strings.py); this is its state
 from __future__ import annotations
 
 import ast
+import bisect
 import re
+from collections.abc import Iterator
 
 from ascend_migrate.analysis.emit import FindingFactory
 from ascend_migrate.analysis.findings import Finding
@@ -29,11 +31,20 @@ _NEGATED = (ast.NotEq, ast.NotIn, ast.IsNot)
 Position = tuple[int, int]
 
 
-def without_unreached(findings: list[Finding], statements: list[ast.stmt], factory: FindingFactory) -> list[Finding]:
-    """`findings` less those inside code the NPU never runs (the npu route's view of a walked chunk)."""
-    if not findings:
+def without_unreached(findings: list[Finding], statements: list[ast.stmt], factory: FindingFactory,
+                      text: list[str]) -> list[Finding]:
+    """`findings` less those inside code the NPU never runs (the npu route's view of a walked chunk whose source
+    lines are `text`). Only the statements that hold a finding are read, and none where the text never names Ascend."""
+    if not findings or not any(word in line.lower() for line in text for word in _ASCEND_WORDS):
         return findings
-    spans = [_span(node, factory) for node in _unreached(statements)]
+    lines = sorted({finding.line for finding in findings})
+    offset = factory.line_offset
+
+    def holds_a_finding(statement: ast.stmt) -> bool:
+        first = bisect.bisect_left(lines, statement.lineno + offset)
+        return first < len(lines) and lines[first] <= (statement.end_lineno or statement.lineno) + offset
+
+    spans = [_span(node, factory) for node in _unreached(_statements_holding(statements, holds_a_finding))]
     if not spans:
         return findings
     return [finding for finding in findings
@@ -45,12 +56,28 @@ def _span(node: ast.AST, factory: FindingFactory) -> tuple[Position, Position]:
     return (line, column), (end_line, end_column)
 
 
-def _unreached(statements: list[ast.stmt]):
-    """The tests and statements of every branch an NPU machine does not take, in `statements` at any depth: in an
-    if/elif chain with a branch whose test holds whenever the code runs on the NPU, every branch after it, and
-    every branch before it whose test asks for another device (which does not hold there)."""
+def _statements_holding(statements: list[ast.stmt], holds_a_finding) -> Iterator[ast.stmt]:
+    """The statements at any depth that hold a finding, each before those inside it (an if before its elif)."""
+    pending = list(reversed(statements))
+    while pending:
+        statement = pending.pop()
+        if not holds_a_finding(statement):
+            continue
+        yield statement
+        inner: list[ast.stmt] = []
+        for block in ("body", "orelse", "finalbody"):
+            inner.extend(getattr(statement, block, ()))
+        for holder in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+            inner.extend(holder.body)
+        pending.extend(reversed(inner))
+
+
+def _unreached(statements: Iterator[ast.stmt]):
+    """The tests and statements of every branch an NPU machine does not take, among `statements`: in an if/elif
+    chain with a branch whose test holds whenever the code runs on the NPU, every branch after it, and every
+    branch before it whose test asks for another device (which does not hold there)."""
     continued: set[int] = set()  # `elif` nodes: read with the chain that holds them
-    for node in (part for statement in statements for part in ast.walk(statement)):
+    for node in statements:
         if type(node) is ast.If and id(node) not in continued:
             branches, last = _chain(node)
             continued.update(id(holder) for holder, _ in branches[1:])
