@@ -1,6 +1,7 @@
-"""Code an Ascend machine never runs: the other branches of an if/elif chain that has its own NPU branch, and a
-class's `cuda` method beside its own `npu` method. The npu route reports nothing there (the code already handles
-the NPU); a MindSpore port still replaces every branch, so that route keeps its findings.
+"""Code an Ascend machine never runs: the branches of an if/elif chain after one whose test holds on the NPU, and
+those before it that test for another device; a class's `cuda` method beside its own `npu` method. The npu route
+reports nothing there (the code already handles the NPU); a MindSpore port still replaces every branch, so that
+route keeps its findings.
 
 mmengine chooses its device with `if is_npu_available(): DEVICE = 'npu' elif is_cuda_available(): DEVICE = 'cuda'`
 and its collectives with `if backend == 'hccl': ... elif backend == NCCL: torch.cuda.current_device()`; on an NPU
