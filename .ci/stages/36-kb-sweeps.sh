@@ -6,13 +6,15 @@
 # pytest is added) and fails when a test fails or is skipped (a skip here means torch or mindspore is missing).
 # Measured 2026-12-02 with a warm venv: pytest 52-78 s of wall time for the 13 tests (the edge sweep's child runs five
 # entries; the result-kind test four) on the 2 shared cores at a load average near 12; well inside 2 minutes.
+# Session 10: tests/kb/test_torch_aliases.py (mappings/torch_aliases.yaml regenerated from the installed torch and
+# every group checked with `is`): 10-12 s wall on the shared cores.
 stage=36-kb-sweeps
 source "$(dirname "$0")/../lib/shared-venv.sh"
 echo "+ pip install torch==2.13.0 mindspore==2.10.0 numpy<2 pytest (into $venv)"
 "$venv/bin/pip" install -q torch==2.13.0 mindspore==2.10.0 "numpy<2" "pytest>=8,<10" || fail "torch 2.13.0, mindspore 2.10.0 or pytest could not be installed"
 "$venv/bin/pip" install -q -e "$root" || fail "ascend-migrate does not install into the shared venv"
 
-tests="tests/kb/test_edge_inputs.py tests/kb/test_sweeps.py"
+tests="tests/kb/test_edge_inputs.py tests/kb/test_sweeps.py tests/kb/test_torch_aliases.py"
 echo "+ pytest $tests"
 "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider $tests 2>&1 | tee .ci/logs/kb-sweeps-pytest.txt
 status=${PIPESTATUS[0]}

@@ -117,6 +117,43 @@ def test_third_party_imports(found):
     ]
 
 
+@pytest.mark.parametrize("statement, column", [
+    ("import torch_npu.contrib.transfer_to_npu", 8),
+    ("from torch_npu.contrib import transfer_to_npu", 31),
+    ("from torch_npu.contrib import transfer_to_npu as auto", 31),
+])
+def test_the_auto_migration_caveat_whichever_form_imports_it(statement, column):
+    """transfer_to_npu's caveat (jit.script becomes the identity, channels_last) for the from-import too: it named
+    only torch_npu.contrib, which has no entry, so the form the Ascend guide writes went without it."""
+    from ascend_migrate.analysis.engine import analyze
+    from ascend_migrate.config import Settings
+
+    findings = [finding for finding in analyze(f"import torch\nimport torch_npu\n{statement}\n", "train.py",
+                                               Settings(target="npu")) if finding.code == "NPU202"]
+    assert [(finding.line, finding.column, finding.api, finding.severity) for finding in findings] == [
+        (3, column, "torch_npu.contrib.transfer_to_npu", "info")]
+    assert "torch.jit.script becomes the identity" in findings[0].message
+
+
+def test_a_from_import_of_a_listed_module_beside_unlisted_names_gets_both():
+    """`from apex import amp, contrib`: apex.amp's entry on amp, apex's on the statement for the rest; `from
+    torch.utils import tensorboard` gets tensorboard's caveat (torch's own entry is only for a missing torch_npu)."""
+    source = """
+        import torch
+        import torch_npu
+        from apex import amp, contrib
+        from torch.utils import tensorboard, data
+    """
+    from textwrap import dedent
+
+    from ascend_migrate.analysis.engine import analyze
+    from ascend_migrate.config import Settings
+
+    findings = analyze(dedent(source), "train.py", Settings(target="npu"))
+    assert sorted((finding.line, finding.code, finding.api) for finding in findings) == [
+        (4, "TP101", "apex"), (4, "TP101", "apex.amp"), (5, "NPU202", "torch.utils.tensorboard")]
+
+
 def test_tensorflow_alias(found):
     source = """
         import tensorflow as tf
@@ -176,3 +213,53 @@ def test_data_parallel_under_every_name_torch_exports_it(target, code):
     findings = analyze(source, "train.py", Settings(target=target))
     assert [(finding.line, finding.api) for finding in findings if finding.code == code] == [
         (7, "torch.nn.parallel.DataParallel"), (8, "torch.nn.parallel.data_parallel.DataParallel"), (9, "torch.nn.DataParallel")]
+
+
+# (the module a program imports the name from, the name, the module the tables spell it under): each pair is one object
+# in torch 2.13.0 (mappings/torch_aliases.yaml, generated with an identity check); the first spelling has no entry of its
+# own, so only the alias table finds the entries
+_REEXPORTED = [
+    ("torch.nn.modules.conv", "Conv2d", "torch.nn"),
+    ("torch.nn.modules.loss", "CrossEntropyLoss", "torch.nn"),
+    ("torch.optim.adam", "Adam", "torch.optim"),
+    ("torch.optim.adamw", "AdamW", "torch.optim"),
+    ("torch.functional", "meshgrid", "torch"),
+    ("torch.nn.utils.clip_grad", "clip_grad_norm_", "torch.nn.utils"),
+    ("torch.cuda.amp.grad_scaler", "GradScaler", "torch.cuda.amp"),
+    ("torch.amp.autocast_mode", "autocast", "torch.amp"),
+]
+
+
+@pytest.mark.parametrize("target", ["npu", "mindspore"])
+@pytest.mark.parametrize("module, name, public", _REEXPORTED)
+def test_a_name_torch_reexports_gets_the_findings_of_its_public_spelling(target, module, name, public):
+    """`from torch.nn.modules.conv import Conv2d` is torch.nn.Conv2d: the same findings (code, severity, message,
+    fix), the api as the code writes it; a written `torch.nn.modules.conv.Conv2d(...)` too."""
+    from textwrap import dedent
+
+    from ascend_migrate.analysis.engine import analyze
+    from ascend_migrate.config import Settings
+
+    template = dedent("""
+        import torch
+        import {module}
+        from {module} import {name}
+
+        net = torch.nn.Linear(2, 3)
+        first = {name}(net.parameters())
+        second = {module}.{name}(net.parameters())
+    """)
+
+    def findings(spelled_module):
+        source = template.format(module=spelled_module, name=name)
+        return [(finding.line, finding.code, finding.severity, finding.api, finding.message, finding.fix is not None)
+                for finding in analyze(source, "train.py", Settings(target=target)) if finding.line in (7, 8)]
+
+    written = findings(module)
+    public_name, written_name = f"{public}.{name}", f"{module}.{name}"
+    expected = [(line, code, severity, written_name if api == public_name else api,
+                 message.replace(f"`{public_name}`", f"`{written_name}`"), fixed)
+                for line, code, severity, api, message, fixed in findings(public)]
+    assert written == expected
+    if target == "mindspore":  # every one of these names has a MindSpore entry: the comparison is not of two empties
+        assert {line for line, *_ in written} == {7, 8}

@@ -118,8 +118,9 @@ def test_every_corrected_entry_says_so(knowledge_base) -> None:
     # enum-typed parameter, 2 branches each; from tools/result_kinds.py: Tensor.median's dim default), 5 TensorFlow
     # + Resize (2 branches): ms-differs since the fifth sample, its type row a correction; + torch.ger, Tensor.ger and
     # tensorflow.eye, whose type rows `kb verify` checks since issue 16's transforms branch; + 9 from the sixth sample:
-    # FrequencyMasking, TimeMasking and ComputeDeltas (2 branches each), Tensor.std, Tensor.tensor_split, grid_sample
-    assert len(corrected) == 96
+    # FrequencyMasking, TimeMasking and ComputeDeltas (2 branches each), Tensor.std, Tensor.tensor_split, grid_sample;
+    # + repeat_interleave's ops row (dim -> axis, session 10)
+    assert len(corrected) == 97
     for api, table, csv_name in corrected:
         found = [entry for entry in entries_for(knowledge_base, api, table) if entry.provenance.startswith(csv_name + " ")]
         if table == "tensorflow_mindspore" and entries_for(knowledge_base, api, "tensorflow_mindspore_curated"):

@@ -1707,3 +1707,40 @@ ADDED_NOTES.update({
         "plain bilinear upsampling). Run in mindspore 2.10.0: an int scale_factor raises TypeError (write 2.0), "
         "modes 'area' and 'nearest-exact' raise ValueError; nearest agrees; linear/bilinear/bicubic have no CPU kernel"),
 })
+# Session 10 (leftovers10 helper): meshgrid's indexing, run in torch 2.13.0 and mindspore 2.10.0 on the CPU with inputs of
+# 3 and 4 elements: torch.meshgrid(a, b) and mint.meshgrid(a, b) (signature `(*tensors, indexing=None)`) both give (3, 4)
+# grids ('ij'); ops.meshgrid (`(*inputs, indexing='xy')`) gives (4, 3) unless indexing='ij' is passed (then (3, 4)).
+FALSE_DIFFERENCES.update({
+    ("torch.meshgrid", "master"): (
+        "correction: the doc says the default of indexing differs, but mint.meshgrid(*tensors, indexing=None) indexes as "
+        "torch's default 'ij' (mindspore 2.10.0 on the CPU: inputs of 3 and 4 elements give (3, 4) grids, as torch 2.13.0)"),
+})
+ADDED_NOTES.update({
+    ("torch.meshgrid", "r2.4.10"): (
+        "ops.meshgrid's indexing defaults to 'xy' where torch's is 'ij' (mindspore 2.10.0 on the CPU: inputs of 3 and 4 "
+        "elements give (4, 3) grids, torch (3, 4)): a call that omits indexing needs indexing='ij'; one that passes it "
+        "agrees"),
+})
+# repeat_interleave (precision9's vague "PyTorch involves overloading"), run in torch 2.13.0 and mindspore 2.10.0 on the
+# CPU: the overload is torch.repeat_interleave(repeats) (one tensor: each index repeated), which mint.repeat_interleave
+# refuses with TypeError; (input, repeats, dim, output_size) with an int or a tensor of repeats reaches mint's kernel
+# (none on the CPU: RepeatInterleaveInt/RepeatInterleaveTensor unregistered). ops.repeat_interleave(input, repeats,
+# axis=None) runs on the CPU and gives torch's values; x.repeat_interleave(2, dim=1) -> ops.repeat_interleave(x, 2, dim=1)
+# raised TypeError, axis=1 runs.
+ADDED_NOTES.update({
+    ("torch.repeat_interleave", "master"): (
+        "The overload is torch.repeat_interleave(repeats), one tensor whose indices are each repeated, which "
+        "mint.repeat_interleave refuses (TypeError in mindspore 2.10.0); repeat_interleave(input, repeats, dim, "
+        "output_size) with an int or a tensor of repeats is taken as torch takes it (mint has no CPU kernel for it)"),
+})
+PARAMETER_CORRECTIONS[("torch.repeat_interleave", "r2.4.10")] = (ParameterCorrection(
+    fixes=(),
+    added=(_row("dim", "axis", "renamed", position=2,
+                note="ops.repeat_interleave(input, repeats, axis=None) (2.10.0); dim= raises TypeError there"),
+           _row("output_size", None, "removed",
+                note="ops.repeat_interleave has no output_size; torch reads it only as the result's length")),
+    note="correction: the doc names no parameter; torch's dim is ops.repeat_interleave's axis, and its output_size has "
+         "none (torch's one-tensor overload repeat_interleave(repeats) has no ops counterpart)",
+    checked="signatures of torch.repeat_interleave (torch 2.13.0) and mindspore.ops.repeat_interleave (mindspore 2.10.0) "
+            "read; ops.repeat_interleave(x, 2, axis=1) run on the CPU gives torch's values",
+),)

@@ -98,6 +98,9 @@ class Walker:
         # At module level only this chunk's assignments count, so a chunk's findings depend on its own text.
         self.assigned: list[dict[str, list[ast.expr]]] = [{}]
         self._track_strings = bool(context.view.by_string)
+        # `torch.nn.modules.conv.Conv2d(...)` builds what `torch.nn.Conv2d(...)` builds: one type for every name torch
+        # exposes a class under (mappings/torch_aliases.yaml), so the rules that read types see the tables' spelling
+        self._canonical = context.view.aliases.canonical
         # What built each dict variable, per scope, and the module-level dicts followed across top-level statements
         # (analysis/dictionary_keys.py). Its `watched` and `permitted` sets are held here too: the hot paths test them.
         self.dictionaries = DictionaryTracker(self.lookup)
@@ -413,7 +416,7 @@ class Walker:
                 return TENSOR
             if qualified[:6] == "numpy." or qualified in numpy_values.PYTHON_INTS:
                 return numpy_values.call_type(qualified, node, self.infer)
-            constructed = constructed_type(qualified) or keras_logits_loss_type(qualified, node)
+            constructed = constructed_type(self._canonical(qualified)) or keras_logits_loss_type(qualified, node)
             if constructed is None and qualified[:1] != "." and not qualified.startswith(_LIBRARY_ROOTS):
                 constructed = self.project_type(qualified)
             return constructed

@@ -17,6 +17,8 @@ class NameAliases:
     modules: tuple[tuple[str, str], ...] = ()
     # first parts of the module spellings (and the names in groups): any other name is never rewritten
     roots: frozenset[str] = frozenset()
+    # first parts of the module spellings alone: a torch name (torch's groups, no module spelling) skips their loop
+    module_roots: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, groups: list[list[str]], modules: dict[str, str]) -> NameAliases:
@@ -25,15 +27,17 @@ class NameAliases:
             for name in group[1:]:
                 canonical_names.setdefault(name, group[0])
         ordered = tuple(sorted(modules.items(), key=lambda item: -len(item[0])))
-        roots = frozenset(spelling.split(".", 1)[0] for spelling in (*modules, *canonical_names))
-        return cls(canonical_names, ordered, roots)
+        module_roots = frozenset(spelling.split(".", 1)[0] for spelling in modules)
+        roots = module_roots | frozenset(name.split(".", 1)[0] for name in canonical_names)
+        return cls(canonical_names, ordered, roots, module_roots)
 
     def canonical(self, name: str) -> str:
         """`name` spelt as the tables spell it: its module spelling rewritten, then its group's first name."""
         dot = name.find(".")
-        if (name[:dot] if dot > 0 else name) not in self.roots:
-            return name  # torch.*, numpy.*: one dictionary miss
-        for spelling, target in self.modules:
+        root = name[:dot] if dot > 0 else name
+        if root not in self.roots:
+            return name  # numpy.*, os.*: one set miss
+        for spelling, target in self.modules if root in self.module_roots else ():
             if name.startswith(spelling) and (len(name) == len(spelling) or name[len(spelling)] == "."):
                 name = target + name[len(spelling):]
                 break

@@ -80,9 +80,9 @@ def _schema_signature() -> str:
     old pickle, even within one package version (developers, and CI on a reused machine)."""
     from dataclasses import fields
 
-    from ascend_migrate.kb import schema, versions
+    from ascend_migrate.kb import aliases, schema, versions
 
-    classes = (schema.Entry, schema.ParameterDifference, schema.CallCondition, versions.VersionRange)
+    classes = (schema.Entry, schema.ParameterDifference, schema.CallCondition, versions.VersionRange, aliases.NameAliases)
     return ";".join(f"{cls.__name__}({','.join(field.name for field in fields(cls))})" for cls in classes)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from ascend_migrate.analysis.findings import Fix, TextEdit
+from ascend_migrate.fixes.families.call_arguments import CallArguments
 
 
 def source_text(context, node: ast.AST) -> str:
@@ -51,3 +52,14 @@ def written_class_name(context, name: str) -> str:
     while context.lookup(name) is not None:
         name = "Written" + name if not name.startswith("Written") else name + "_"
     return name
+
+
+def renamed_with_default(context, entry, span, root, call: ast.Call, keyword: str, value: str, why: str) -> Fix | None:
+    """The entry's rename with torch's default `keyword=value` written into a call that leaves it out, where the
+    target's default differs (`why`, for the title); None when the rename itself has no fix."""
+    rename = context.factory.rename_fix(entry, span, root)
+    if rename is None:
+        return None
+    return Fix(title=f"{rename.title}, with torch's default {keyword}={value} written out ({why})", safe=False,
+               edits=rename.edits, rewrite=CallArguments(context.factory.span(call), default_keywords=((keyword, value),)),
+               add_imports=rename.add_imports, remove_imports=rename.remove_imports)

@@ -30,6 +30,17 @@ def on_import(context: RuleContext, node: ast.Import | ast.ImportFrom) -> None:
         return
     if node.level or not node.module:
         return
+    # `from torch_npu.contrib import transfer_to_npu` imports the module torch_npu.contrib.transfer_to_npu: its own
+    # entries, as `import torch_npu.contrib.transfer_to_npu` has them (the nearest listed module wins, so `from apex
+    # import amp` is apex.amp's, not apex's)
+    by_import = context.view.by_import
+    own = [(alias, by_import.get(f"{node.module}.{alias.name}")) for alias in node.names]
+    for alias, own_entries in own:
+        for entry in own_entries or ():
+            if entry.condition != TORCH_NPU_NOT_IMPORTED:
+                context.add(factory.finding(entry, factory.span(alias), "exact", api=f"{node.module}.{alias.name}"))
+    if all(own_entries for _alias, own_entries in own):
+        return
     for entry in context.view.import_entries(node.module):
         if entry.condition == TORCH_NPU_NOT_IMPORTED:
             continue  # reported once, on `import torch` itself

@@ -17,11 +17,13 @@ from ascend_migrate.analysis.rules.fused_optimizers import BUILDERS as FUSED_OPT
 from ascend_migrate.analysis.rules.inplace_arguments import passed_inplace
 from ascend_migrate.analysis.rules.keras_layer_calls import BUILDERS as KERAS_LAYER_BUILDERS
 from ascend_migrate.analysis.rules.lbfgs import BUILDERS as LBFGS_BUILDERS
+from ascend_migrate.analysis.rules.meshgrid_indexing import BUILDERS as MESHGRID_BUILDERS
 from ascend_migrate.analysis.rules.mixed_precision import BUILDERS as MIXED_PRECISION_BUILDERS
 from ascend_migrate.analysis.rules.optimizer_arguments import BUILDERS as OPTIMIZER_ARGUMENT_BUILDERS
 from ascend_migrate.analysis.rules.pooling import BUILDERS as POOLING_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import BUILDERS as RECURRENT_CELL_BUILDERS
 from ascend_migrate.analysis.rules.recurrent_cells import CELLS, entries_for_cell
+from ascend_migrate.analysis.rules.repeat_interleave_overload import BUILDERS as REPEAT_INTERLEAVE_BUILDERS
 from ascend_migrate.analysis.rules.sequence_data import BUILDERS as SEQUENCE_DATA_BUILDERS
 from ascend_migrate.analysis.rules.size_arguments import with_sizes_bracketed
 from ascend_migrate.analysis.rules.structure_fixes import BUILDERS, NotFixed
@@ -53,7 +55,8 @@ VERSION_GAP = dataclasses.replace(
 # (route, api) → the builder of a fix that is more than a rename (structure_fixes.BUILDERS describes them).
 _BUILDERS = {**KERAS_LAYER_BUILDERS, **CUDNN_SWITCH_BUILDERS, **DATA_PARALLEL_BUILDERS, **LBFGS_BUILDERS,
              **RECURRENT_CELL_BUILDERS, **EMBEDDING_BAG_BUILDERS, **FUSED_OPTIMIZER_BUILDERS, **DEVICE_COUNT_BUILDERS, **MIXED_PRECISION_BUILDERS,
-             **OPTIMIZER_ARGUMENT_BUILDERS, **TENSOR_CONSTRUCTOR_BUILDERS,
+             **OPTIMIZER_ARGUMENT_BUILDERS, **MESHGRID_BUILDERS, **REPEAT_INTERLEAVE_BUILDERS,
+             **TENSOR_CONSTRUCTOR_BUILDERS,
              **POOLING_BUILDERS, **BUILDERS, **SEQUENCE_DATA_BUILDERS}
 _SOURCE_FRAMEWORKS = ("torch", "tensorflow", "torchvision", "torchaudio", "torchtext", "keras")
 # The condition of a caveat that holds only where transfer_to_npu patches torch at run time (`torch.jit.script`).
@@ -315,7 +318,7 @@ _FLAGS = (
     Example("npu", """
         import torch
         import torch_npu
-        from torch_npu.contrib import transfer_to_npu
+        from torch_npu.contrib import transfer_to_npu  # expect: NPU202 torch_npu.contrib.transfer_to_npu
 
 
         @torch.jit.script  # expect: NPU202

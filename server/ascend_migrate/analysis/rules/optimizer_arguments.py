@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from ascend_migrate.analysis.findings import Fix
-from ascend_migrate.fixes.families.call_arguments import CallArguments
+from ascend_migrate.analysis.rules.call_rewrite import renamed_with_default
 from ascend_migrate.taxonomy import ROUTE_MINDSPORE
 
 _TORCH_SGD_LR = "0.001"  # torch.optim.SGD.__init__(params, lr=0.001, ...) in torch 2.13.0
@@ -25,13 +24,7 @@ def _sgd_with_lr(context, entry, node, call, span, root):
     if len(call.args) > 1 or any(keyword.arg in ("lr", None) for keyword in call.keywords) or any(
             type(argument) is ast.Starred for argument in call.args):
         return NotImplemented  # lr passed (or may be): the plain rename is right
-    rename = context.factory.rename_fix(entry, span, root)
-    if rename is None:
-        return None
-    return Fix(title=f"{rename.title}, with torch's default lr={_TORCH_SGD_LR} written out (MindSpore's SGD has none)",
-               safe=False, edits=rename.edits,
-               rewrite=CallArguments(context.factory.span(call), default_keywords=(("lr", _TORCH_SGD_LR),)),
-               add_imports=rename.add_imports, remove_imports=rename.remove_imports)
+    return renamed_with_default(context, entry, span, root, call, "lr", _TORCH_SGD_LR, "MindSpore's SGD has none")
 
 
 BUILDERS = {(ROUTE_MINDSPORE, "torch.optim.SGD"): _sgd_with_lr}
