@@ -108,15 +108,12 @@ PROGRAMS = [
     Program("reinforce", "reinforce.py", "policy = Policy()", ("--episodes", "3", "--log-interval", "1"),
             advice=Advice("optimizer.zero_grad()", "MS204", "no model runs between zero_grad() and backward()")),
     # siamese_network: the Dataset base -> object (sequence_data.py), MaxPool2d's stride/pad_mode, children() -> cells(), clone() -> copy()
-    # (ops/nn era), fc.in_features through self.resnet.fc, the isinstance(m, nn.Linear) bias fill -> set_data
+    # (ops/nn era), fc.in_features through self.resnet.fc, the isinstance(m, nn.Linear) bias fill -> set_data; session 10:
+    # DataLoader(train_dataset, **train_kwargs) over the map-style class -> SequenceLoader with torch's default collate,
+    # self.data[index_1] with the numpy.int64 np.where gave -> self.data[int(index_1)] (MS217), the never-used
+    # `import torch.nn.functional as F` removed (MS231). The mint era builds the model and stops at Conv2d's kernel.
     Program("siamese_network", "main.py", "model = SiameseNetwork()",
-            ("--epochs", "1", "--batch-size", "8", "--test-batch-size", "8", "--log-interval", "4", "--save-model"), plain=False,
-            stops={OPS_NN: "APP_MATCHER.__getitem__ indexes a MindSpore tensor with the numpy.int64 np.where gave (mindspore "
-                           "2.10 refuses NumPy integers as indices), under torch's DataLoader, which is left: the dataset is "
-                           "a class of the file, not a TensorDataset (MS102 at the DataLoader says to write a GeneratorDataset)",
-                   MINT: "the model is built (mint.arange and clone() before it run under mint_on_cpu.py), then "
-                         "APP_MATCHER.__getitem__ indexes a MindSpore tensor with the numpy.int64 np.where gave, under "
-                         "torch's DataLoader"}),
+            ("--epochs", "1", "--batch-size", "8", "--test-batch-size", "8", "--log-interval", "4", "--save-model")),
 ]
 
 
