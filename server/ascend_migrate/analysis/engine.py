@@ -38,6 +38,7 @@ from ascend_migrate.analysis.walker import Walker
 from ascend_migrate.config import Settings
 from ascend_migrate.files import split_lines
 from ascend_migrate.kb.index import KnowledgeBase
+from ascend_migrate.taxonomy import ROUTE_NPU
 
 
 @dataclass
@@ -413,7 +414,7 @@ class ChunkRunner:
                 del self.walker.scopes[1:]
                 self.walker.class_stack.clear()
             chunk.findings = one_per_edit(sorted(self.context.findings, key=_position))
-            if self.analysis.settings.target == "npu":
+            if self.analysis.settings.target == ROUTE_NPU:
                 chunk.findings = without_unreached(chunk.findings, chunk.statements, factory,
                                                    self.analysis.lines[chunk.start - 1:chunk.end])
             # The syntax tree is read only while its chunk is walked; an incremental run parses afresh the
