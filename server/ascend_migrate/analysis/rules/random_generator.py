@@ -86,7 +86,7 @@ def _method_message(method: str) -> str:
                 f"{_DIFFERENT}")
     if method in _METHOD_TAKES_NONE:
         return (f"`generator=` has no place: {_METHOD_TAKES_NONE[method]}, the port of {method}, takes no generator "
-                f"(mindspore 2.10.0; remove the keyword, which the rename keeps) and draws from the global seed "
+                f"(mindspore 2.10.0; the fix of a statement drops the keyword, remove it elsewhere) and draws from the global seed "
                 f"(mindspore.set_seed(n)); {_DIFFERENT}")
     if method == "multinomial":
         return (f"`generator=` has no counterpart: mindspore.Tensor.multinomial takes `seed=` (an int), not a generator "
